@@ -1,0 +1,155 @@
+import path from "node:path";
+import type { Services } from "./services.js";
+import { alreadyExists, invalidParameter, invalidState, notFound } from "./errors.js";
+import { checkExperimentName, checkKey, checkValue, LIMITS } from "./limits.js";
+import type { ExperimentRecord, KeyValue, Page, ViewType } from "./model.js";
+import { nowMs } from "./clock.js";
+import { isUniqueViolation } from "../store/unique-violation.js";
+import * as store from "../store/experiments.js";
+import { MAX_EXPERIMENT_SEARCH_RESULTS, searchExperiments as searchExperimentIds } from "../search/index.js";
+
+/** Experiments: create, read, search, rename, tag, delete and restore (revision-agnostic). */
+
+const missing = (id: number | string) => notFound(`No Experiment with id=${id} exists`);
+
+function checkExperimentTag(tag: KeyValue): void {
+  checkKey("Experiment tag", tag.key, { maxChars: LIMITS.keyChars });
+  checkValue("Experiment tag", tag.key, tag.value, { maxBytes: LIMITS.tagValueBytes });
+}
+
+export async function createExperiment(
+  services: Services,
+  input: { name: string; artifactLocation?: string; tags?: KeyValue[] },
+): Promise<number> {
+  checkExperimentName(input.name);
+  const tags = input.tags ?? [];
+  if (tags.length > LIMITS.experimentTags) throw invalidParameter(`At most ${LIMITS.experimentTags} tags may be given`);
+  tags.forEach(checkExperimentTag);
+  if (input.artifactLocation?.includes("\u0000")) throw invalidParameter("artifact_location contains a NUL character");
+  try {
+    return await services.knex.transaction(async (trx) => {
+      const id = await store.nextExperimentId(trx);
+      const now = nowMs();
+      await store.insertExperiment(
+        trx,
+        {
+          experiment_id: id,
+          name: input.name,
+          artifact_location: input.artifactLocation || path.join(services.config.artifactRoot, String(id)),
+          lifecycle_stage: "active",
+          creation_time: now,
+          last_update_time: now,
+        },
+        tags,
+      );
+      return id;
+    });
+  } catch (err) {
+    if (isUniqueViolation(err)) throw alreadyExists(`Experiment(name=${input.name}) already exists.`);
+    throw err;
+  }
+}
+
+export async function getExperiment(services: Services, id: number): Promise<ExperimentRecord> {
+  const [experiment] = await store.loadExperiments(services.knex, [id]);
+  if (!experiment) throw missing(id);
+  return experiment;
+}
+
+export async function getExperimentByName(services: Services, name: string): Promise<ExperimentRecord> {
+  const id = await store.findExperimentIdByName(services.knex, name);
+  if (id === undefined) throw notFound(`Could not find experiment with name '${name}'`);
+  return getExperiment(services, id);
+}
+
+export interface ExperimentSearch {
+  filter?: string;
+  orderBy?: string[];
+  viewType?: ViewType;
+  maxResults: number;
+  pageToken?: string;
+}
+
+export async function searchExperiments(services: Services, query: ExperimentSearch): Promise<Page<ExperimentRecord>> {
+  const { experimentIds, nextPageToken } = await searchExperimentIds(services.knex, {
+    filter: query.filter,
+    orderBy: query.orderBy,
+    viewType: query.viewType ?? "ACTIVE_ONLY",
+    maxResults: query.maxResults,
+    pageToken: query.pageToken,
+  });
+  return { items: await store.loadExperiments(services.knex, experimentIds), nextPageToken };
+}
+
+/** Every experiment of a view type, page by page (revisions A and B list without paging). */
+export async function listAllExperiments(services: Services, viewType: ViewType): Promise<ExperimentRecord[]> {
+  const all: ExperimentRecord[] = [];
+  let pageToken: string | undefined;
+  do {
+    const page = await searchExperiments(services, { viewType, maxResults: MAX_EXPERIMENT_SEARCH_RESULTS, pageToken });
+    all.push(...page.items);
+    pageToken = page.nextPageToken;
+  } while (pageToken);
+  return all;
+}
+
+export async function deleteExperiment(services: Services, id: number): Promise<void> {
+  await services.knex.transaction(async (trx) => {
+    const row = await store.findExperimentRow(trx, id, true);
+    if (!row || row.lifecycle_stage === "deleted") throw missing(id);
+    const now = nowMs();
+    await store.updateExperimentRow(trx, id, { lifecycle_stage: "deleted", last_update_time: now });
+    await store.setRunsDeletedWithExperiment(trx, id, true, now);
+  });
+}
+
+export async function restoreExperiment(services: Services, id: number): Promise<void> {
+  try {
+    await services.knex.transaction(async (trx) => {
+      const row = await store.findExperimentRow(trx, id, true);
+      if (!row) throw missing(id);
+      if (row.lifecycle_stage === "active") return;
+      await store.updateExperimentRow(trx, id, { lifecycle_stage: "active", last_update_time: nowMs() });
+      await store.setRunsDeletedWithExperiment(trx, id, false, nowMs());
+    });
+  } catch (err) {
+    if (isUniqueViolation(err)) throw alreadyExists(`Cannot restore experiment ${id}: an active experiment with the same name exists`);
+    throw err;
+  }
+}
+
+export async function renameExperiment(services: Services, id: number, newName: string | undefined): Promise<void> {
+  if (newName !== undefined) checkExperimentName(newName);
+  try {
+    await services.knex.transaction(async (trx) => {
+      const row = await store.findExperimentRow(trx, id, true);
+      if (!row) throw missing(id);
+      if (row.lifecycle_stage !== "active") throw invalidState(`Cannot rename a non-active experiment (id=${id})`);
+      if (newName === undefined || newName === row.name) return;
+      await store.updateExperimentRow(trx, id, { name: newName, last_update_time: nowMs() });
+    });
+  } catch (err) {
+    if (isUniqueViolation(err)) throw alreadyExists(`Experiment(name=${newName}) already exists.`);
+    throw err;
+  }
+}
+
+export async function setExperimentTag(services: Services, id: number, tag: KeyValue): Promise<void> {
+  checkExperimentTag(tag);
+  await services.knex.transaction(async (trx) => {
+    const row = await store.findExperimentRow(trx, id, true);
+    if (!row) throw missing(id);
+    if (row.lifecycle_stage !== "active") throw invalidParameter(`The experiment ${id} must be in the 'active' state`);
+    await store.upsertExperimentTag(trx, id, tag);
+    await store.updateExperimentRow(trx, id, { last_update_time: nowMs() });
+  });
+}
+
+/** The experiment must exist and be active to hold new runs. */
+export async function requireActiveExperiment(services: Services, id: number): Promise<ExperimentRecord> {
+  const experiment = await getExperiment(services, id);
+  if (experiment.lifecycleStage !== "active") {
+    throw invalidParameter(`The experiment ${id} must be in the 'active' state; it is deleted`);
+  }
+  return experiment;
+}

@@ -1,0 +1,178 @@
+import type { Services } from "./services.js";
+import { invalidParameter, notFound } from "./errors.js";
+import { checkKey, checkValue, LIMITS } from "./limits.js";
+import type { KeyValue, MetricRecord } from "./model.js";
+import { systemTags } from "./system-tags.js";
+import { checkRunTag, getRun, requireActiveRun } from "./runs.js";
+import * as store from "../store/runs.js";
+
+/** Writes and reads of a run's metrics, params and tags (revision-agnostic). */
+
+function checkMetric(metric: MetricRecord, keyChars: number = LIMITS.keyChars): void {
+  checkKey("Metric", metric.key, { maxChars: keyChars });
+}
+
+/** Params are written once; logging the same value again is fine, a different one is an error. */
+function checkParamsUnchanged(runId: string, params: KeyValue[], stored: Map<string, string>): void {
+  for (const p of params) {
+    const existing = stored.get(p.key);
+    if (existing !== undefined && existing !== p.value) {
+      throw invalidParameter(
+        `Changing param values is not allowed. Param with key='${p.key}' was already logged with value='${existing}' for run ID='${runId}'. Attempted logging new value '${p.value}'.`,
+      );
+    }
+  }
+}
+
+export async function logMetric(services: Services, runId: string, metric: MetricRecord): Promise<void> {
+  checkMetric(metric);
+  await services.knex.transaction(async (trx) => {
+    await requireActiveRun(trx, runId);
+    await store.insertMetrics(trx, runId, [metric]);
+  });
+}
+
+export async function logParam(services: Services, runId: string, param: KeyValue): Promise<void> {
+  checkKey("Param", param.key, { maxChars: LIMITS.keyBytes, maxBytes: LIMITS.keyBytes });
+  checkValue("Param", param.key, param.value, { maxBytes: LIMITS.paramValueBytes });
+  await services.knex.transaction(async (trx) => {
+    await requireActiveRun(trx, runId);
+    checkParamsUnchanged(runId, [param], await store.insertParams(trx, runId, [param]));
+  });
+}
+
+export interface TagLimits {
+  keyChars?: number;
+  keyBytes?: number;
+}
+
+/** Sets a tag; setting the run-name system tag also renames the run, as MLflow does. */
+export async function setTag(services: Services, runId: string, tag: KeyValue, limits: TagLimits = {}): Promise<void> {
+  checkRunTag(tag, limits);
+  const names = systemTags(services.config.namespace);
+  await services.knex.transaction(async (trx) => {
+    await requireActiveRun(trx, runId);
+    await store.upsertTags(trx, runId, [tag]);
+    if (tag.key === names.runName) await store.updateRunRow(trx, runId, { run_name: tag.value });
+  });
+}
+
+export async function deleteTag(services: Services, runId: string, key: string): Promise<void> {
+  checkValue("Tag key", key, key, { maxBytes: LIMITS.keyBytes });
+  await services.knex.transaction(async (trx) => {
+    await requireActiveRun(trx, runId);
+    const deleted = await store.deleteTagRow(trx, runId, key);
+    if (deleted === 0) throw notFound(`No tag with name: ${key} in run with id ${runId}`);
+  });
+}
+
+export interface Batch {
+  metrics: MetricRecord[];
+  params: KeyValue[];
+  tags: KeyValue[];
+}
+
+/** Checks every limit of runs/log-batch before anything is written. */
+function checkBatch(batch: Batch): void {
+  const { metrics, params, tags } = batch;
+  if (metrics.length > LIMITS.batchMetrics) {
+    throw invalidParameter(`A batch logging request can contain at most ${LIMITS.batchMetrics} metrics. Got ${metrics.length} metrics.`);
+  }
+  if (params.length > LIMITS.batchParams) {
+    throw invalidParameter(`A batch logging request can contain at most ${LIMITS.batchParams} params. Got ${params.length} params.`);
+  }
+  if (tags.length > LIMITS.batchTags) {
+    throw invalidParameter(`A batch logging request can contain at most ${LIMITS.batchTags} tags. Got ${tags.length} tags.`);
+  }
+  const total = metrics.length + params.length + tags.length;
+  if (total > LIMITS.batchTotal) {
+    throw invalidParameter(`A batch logging request can contain at most ${LIMITS.batchTotal} metrics, params and tags in total. Got ${total}.`);
+  }
+  metrics.forEach((m) => checkMetric(m, LIMITS.batchKeyChars));
+  for (const p of params) {
+    checkKey("Param", p.key, { maxChars: LIMITS.batchKeyChars });
+    checkValue("Param", p.key, p.value, { maxChars: LIMITS.batchValueChars });
+  }
+  for (const t of tags) checkRunTag(t, { keyChars: LIMITS.batchKeyChars, valueChars: LIMITS.batchValueChars });
+  const seen = new Map<string, string>();
+  for (const p of params) {
+    const before = seen.get(p.key);
+    if (before !== undefined && before !== p.value) {
+      throw invalidParameter(`Duplicate param key '${p.key}' with different values in one batch ('${before}' and '${p.value}')`);
+    }
+    seen.set(p.key, p.value);
+  }
+}
+
+/**
+ * runs/log-batch: limits first, then everything in one transaction (all or nothing). Tags with a
+ * repeated key keep the last value; params may repeat an identical value.
+ */
+export async function logBatch(services: Services, runId: string, batch: Batch): Promise<void> {
+  checkBatch(batch);
+  const params = [...new Map(batch.params.map((p) => [p.key, p])).values()];
+  const tags = [...new Map(batch.tags.map((t) => [t.key, t])).values()];
+  const names = systemTags(services.config.namespace);
+  await services.knex.transaction(async (trx) => {
+    await requireActiveRun(trx, runId);
+    checkParamsUnchanged(runId, params, await store.insertParams(trx, runId, params));
+    await store.upsertTags(trx, runId, tags);
+    const runName = tags.find((t) => t.key === names.runName);
+    if (runName) await store.updateRunRow(trx, runId, { run_name: runName.value });
+    await store.insertMetrics(trx, runId, batch.metrics);
+  });
+}
+
+/** Fields MLflow requires in a logged model descriptor. */
+const MODEL_FIELDS = ["artifact_path", "flavors", "utc_time_created", "run_id"];
+
+/** runs/log-model: appends the model descriptor to the run's log-model history tag. */
+export async function logModel(services: Services, runId: string, modelJson: string): Promise<void> {
+  let model: unknown;
+  try {
+    model = JSON.parse(modelJson);
+  } catch {
+    throw invalidParameter("model_json is not valid JSON");
+  }
+  if (typeof model !== "object" || model === null || Array.isArray(model)) throw invalidParameter("model_json must be a JSON object");
+  const missingFields = MODEL_FIELDS.filter((field) => !(field in model));
+  if (missingFields.length > 0) throw invalidParameter(`Model json is missing mandatory fields: ${missingFields.join(", ")}`);
+  const key = systemTags(services.config.namespace).logModelHistory;
+  await services.knex.transaction(async (trx) => {
+    await requireActiveRun(trx, runId);
+    // Serialize concurrent appends to the same run's history.
+    await trx.raw("SELECT pg_advisory_xact_lock(hashtext(?))", [`log-model:${runId}`]);
+    const current = await store.findTag(trx, runId, key);
+    let history: unknown[] = [];
+    if (current) {
+      try {
+        const parsed: unknown = JSON.parse(current);
+        if (Array.isArray(parsed)) history = parsed;
+      } catch {
+        history = [];
+      }
+    }
+    history.push(model);
+    await store.upsertTags(trx, runId, [{ key, value: JSON.stringify(history) }]);
+  });
+}
+
+export async function getMetricHistory(services: Services, runId: string, key: string): Promise<MetricRecord[]> {
+  await getRun(services, runId);
+  return store.metricHistory(services.knex, runId, key);
+}
+
+/** Revisions A and B: the last logged value of one metric. */
+export async function getLastLoggedMetric(services: Services, runId: string, key: string): Promise<MetricRecord> {
+  const run = await getRun(services, runId);
+  const metric = run.lastLoggedMetrics.find((m) => m.key === key);
+  if (!metric) throw notFound(`Metric '${key}' not found for run with id=${runId}`);
+  return metric;
+}
+
+export async function getParam(services: Services, runId: string, key: string): Promise<KeyValue> {
+  await getRun(services, runId);
+  const value = await store.findParam(services.knex, runId, key);
+  if (value === undefined) throw notFound(`Param '${key}' not found for run with id=${runId}`);
+  return { key, value };
+}

@@ -1,0 +1,152 @@
+import { randomBytes } from "node:crypto";
+import type { Knex } from "knex";
+import type { Services } from "./services.js";
+import { invalidParameter, notFound } from "./errors.js";
+import { checkKey, checkValue, LIMITS } from "./limits.js";
+import type { KeyValue, Page, RunInfoRecord, RunRecord, RunStatus, ViewType } from "./model.js";
+import { nowMs } from "./clock.js";
+import { generateRunName } from "./run-names.js";
+import { systemTags } from "./system-tags.js";
+import { requireActiveExperiment } from "./experiments.js";
+import * as store from "../store/runs.js";
+import type { RunRow } from "../store/rows.js";
+import { searchRuns as searchRunIds, type FilterAst } from "../search/index.js";
+
+/** Runs: create, read, update, delete, restore and search (revision-agnostic). */
+
+export const newRunId = (): string => randomBytes(16).toString("hex");
+
+const runMissing = (runId: string) => notFound(`Run with id=${runId} not found`);
+
+/** Fields of the older revisions that are kept as system tags. */
+export interface RunSourceFields {
+  sourceType?: string;
+  sourceName?: string;
+  sourceVersion?: string;
+  entryPointName?: string;
+  parentRunId?: string;
+}
+
+export interface CreateRunInput extends RunSourceFields {
+  experimentId: number;
+  userId?: string;
+  runName?: string;
+  startTime?: number;
+  tags?: KeyValue[];
+}
+
+/** Checks a run tag against the limits of the operation used. */
+export function checkRunTag(tag: KeyValue, limits: { keyChars?: number; keyBytes?: number; valueChars?: number; valueBytes?: number } = {}): void {
+  checkKey("Tag", tag.key, { maxChars: limits.keyChars ?? LIMITS.keyChars, maxBytes: limits.keyBytes });
+  checkValue("Tag", tag.key, tag.value, { maxChars: limits.valueChars, maxBytes: limits.valueBytes ?? LIMITS.tagValueBytes });
+}
+
+export async function createRun(services: Services, input: CreateRunInput): Promise<RunRecord> {
+  const names = systemTags(services.config.namespace);
+  const given = input.tags ?? [];
+  given.forEach((tag) => checkRunTag(tag));
+  const tags = new Map(given.map((t) => [t.key, t.value]));
+  const runName = input.runName || tags.get(names.runName) || generateRunName();
+  tags.set(names.runName, runName);
+  if (input.userId) tags.set(names.user, input.userId);
+  const fromSource: Array<[string, string | undefined]> = [
+    [names.sourceType, input.sourceType],
+    [names.sourceName, input.sourceName],
+    [names.sourceVersion, input.sourceVersion],
+    [names.entryPoint, input.entryPointName],
+    [names.parentRunId, input.parentRunId],
+  ];
+  for (const [key, value] of fromSource) if (value) tags.set(key, value);
+  const experiment = await requireActiveExperiment(services, input.experimentId);
+  const runId = newRunId();
+  const row: RunRow = {
+    run_uuid: runId,
+    experiment_id: experiment.experimentId,
+    run_name: runName,
+    user_id: input.userId ?? "",
+    status: "RUNNING",
+    start_time: input.startTime ?? nowMs(),
+    end_time: null,
+    artifact_uri: `${experiment.artifactLocation.replace(/\/+$/, "")}/${runId}/artifacts`,
+    lifecycle_stage: "active",
+  };
+  await services.knex.transaction((trx) => store.insertRun(trx, row, [...tags].map(([key, value]) => ({ key, value }))));
+  return getRun(services, runId);
+}
+
+export async function getRun(services: Services, runId: string): Promise<RunRecord> {
+  const [run] = await store.loadRuns(services.knex, [runId]);
+  if (!run) throw runMissing(runId);
+  return run;
+}
+
+/** Locks the run (shared) inside a transaction and checks it may be written to. */
+export async function requireActiveRun(db: Knex, runId: string): Promise<RunRow> {
+  const row = await store.findRunRow(db, runId, true);
+  if (!row) throw runMissing(runId);
+  if (row.lifecycle_stage !== "active") {
+    throw invalidParameter(`The run ${runId} must be in the 'active' state. Current state is ${row.lifecycle_stage}.`);
+  }
+  return row;
+}
+
+export async function updateRun(
+  services: Services,
+  runId: string,
+  changes: { status?: RunStatus; endTime?: number; runName?: string },
+): Promise<RunInfoRecord> {
+  const names = systemTags(services.config.namespace);
+  await services.knex.transaction(async (trx) => {
+    await requireActiveRun(trx, runId);
+    const update: Record<string, unknown> = {};
+    if (changes.status !== undefined) update.status = changes.status;
+    if (changes.endTime !== undefined) update.end_time = changes.endTime;
+    if (changes.runName !== undefined && changes.runName !== "") {
+      update.run_name = changes.runName;
+      checkRunTag({ key: names.runName, value: changes.runName });
+      await store.upsertTags(trx, runId, [{ key: names.runName, value: changes.runName }]);
+    }
+    if (Object.keys(update).length > 0) await store.updateRunRow(trx, runId, update);
+  });
+  return (await getRun(services, runId)).info;
+}
+
+export async function setRunLifecycle(services: Services, runId: string, stage: "active" | "deleted"): Promise<void> {
+  await services.knex.transaction(async (trx) => {
+    const row = await store.findRunRow(trx, runId, true);
+    if (!row) throw runMissing(runId);
+    if (row.lifecycle_stage === stage) return;
+    await store.updateRunRow(trx, runId, {
+      lifecycle_stage: stage,
+      deleted_time: stage === "deleted" ? nowMs() : null,
+      deleted_with_experiment: false,
+    });
+  });
+}
+
+export interface RunSearch {
+  experimentIds: number[];
+  filter?: FilterAst;
+  orderBy?: string[];
+  viewType?: ViewType;
+  maxResults: number;
+  pageToken?: string;
+}
+
+export async function searchRuns(services: Services, query: RunSearch): Promise<Page<RunRecord>> {
+  const { runIds, nextPageToken } = await searchRunIds(services.knex, {
+    experimentIds: query.experimentIds,
+    filter: query.filter,
+    orderBy: query.orderBy,
+    viewType: query.viewType ?? "ACTIVE_ONLY",
+    maxResults: query.maxResults,
+    pageToken: query.pageToken,
+  });
+  return { items: await store.loadRuns(services.knex, runIds), nextPageToken };
+}
+
+/** The runs listed by experiments/get: active ones (B, C) or all (A), newest first, at most `limit`. */
+export async function runsOfExperiment(services: Services, experimentId: number, activeOnly: boolean, limit = 1000): Promise<RunRecord[]> {
+  const ids = await store.runIdsOfExperiment(services.knex, experimentId, activeOnly, limit);
+  return store.loadRuns(services.knex, ids);
+}

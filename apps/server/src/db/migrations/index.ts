@@ -1,0 +1,25 @@
+import type { Knex } from "knex";
+import * as initial from "./0001_initial.js";
+
+interface Migration {
+  up(knex: Knex): Promise<void>;
+  down(knex: Knex): Promise<void>;
+}
+
+/** Migrations in order. Add new files here; never edit a released one. */
+const migrations: ReadonlyArray<[string, Migration]> = [
+  ["0001_initial", initial],
+];
+
+/** A static migration source, so the compiled server needs no file-system globbing. */
+export const migrationSource: Knex.MigrationSource<[string, Migration]> = {
+  async getMigrations() {
+    return [...migrations];
+  },
+  getMigrationName([name]) {
+    return name;
+  },
+  async getMigration([, migration]) {
+    return migration;
+  },
+};

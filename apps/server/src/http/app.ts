@@ -1,0 +1,96 @@
+import express, { type Express, type RequestHandler } from "express";
+import * as OpenApiValidator from "express-openapi-validator";
+import { pinoHttp } from "pino-http";
+import type { Logger } from "../logging/logger.js";
+import type { Services } from "../core/services.js";
+import { errorHandler, sendError } from "./error-handler.js";
+import type { HandlerTable } from "./operation-handler.js";
+import { pathAliases } from "./path-aliases.js";
+import { REVISION_ORDER, specPath, type Revision } from "./revisions.js";
+
+export interface AppOptions {
+  services: Services;
+  logger: Logger;
+  handlers: HandlerTable;
+}
+
+interface OpenApiRequestInfo {
+  schema?: { operationId?: string };
+}
+
+function operationIdOf(req: express.Request): string | undefined {
+  return (req as express.Request & { openapi?: OpenApiRequestInfo }).openapi?.schema?.operationId;
+}
+
+function validatorFor(revision: Revision, validateResponses: boolean): RequestHandler[] {
+  return OpenApiValidator.middleware({
+    apiSpec: specPath(revision),
+    // Query strings are coerced to their schema types; JSON bodies are not (an int64 may be a
+    // number or a decimal string, which the schemas say themselves).
+    validateRequests: { allowUnknownQueryParameters: true, coerceTypes: false, removeAdditional: false },
+    validateResponses: validateResponses ? { removeAdditional: false } : false,
+    validateSecurity: false,
+    ignoreUndocumented: true,
+    validateApiSpec: true,
+  }) as RequestHandler[];
+}
+
+/** Calls the handler of the operation the revision's validator matched, if any. */
+function dispatch(revision: Revision, services: Services, handlers: HandlerTable): RequestHandler {
+  return async (req, res, next) => {
+    const operationId = operationIdOf(req);
+    if (!operationId) {
+      next();
+      return;
+    }
+    const handler = handlers[operationId];
+    if (!handler) {
+      sendError(res, "NOT_IMPLEMENTED", `Operation ${operationId} of revision ${revision.toUpperCase()} is not implemented yet`);
+      return;
+    }
+    const input = (req.method === "GET" ? req.query : (req.body ?? {})) as Record<string, unknown>;
+    const body = await handler({ revision, input, services, req, res });
+    if (body !== undefined) res.status(200).json(body);
+  };
+}
+
+/** Builds the Express application: logging, aliases, per-revision validation and dispatch, errors. */
+export function createApp({ services, logger, handlers }: AppOptions): Express {
+  const app = express();
+  app.disable("x-powered-by");
+  // qs parsing: `k=a&k=b`, `k[]=a` and `k[0]=a` all give arrays.
+  app.set("query parser", "extended");
+  app.use(pinoHttp({ logger, customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? "error" : "info") }));
+  app.use(pathAliases(services.config.namespace));
+
+  app.get("/health", async (_req, res) => {
+    try {
+      await services.knex.raw("select 1");
+      res.json({ status: "ok", database: services.databaseKind });
+    } catch {
+      sendError(res, "TEMPORARILY_UNAVAILABLE", "The database is unavailable");
+    }
+  });
+
+  // Bodies are JSON whatever the Content-Type says (as MLflow's server does); at most 1 MB.
+  app.use(express.json({ limit: "1mb", type: () => true, strict: false }));
+  app.use((req, _res, next) => {
+    // An empty body counts as {} (and is validated as such).
+    if (req.method !== "GET" && (req.body === undefined || req.body === null)) {
+      req.body = {};
+      req.headers["content-type"] = "application/json";
+    }
+    next();
+  });
+
+  for (const revision of REVISION_ORDER) {
+    app.use(validatorFor(revision, services.config.validateResponses));
+    app.use(dispatch(revision, services, handlers));
+  }
+
+  app.use((req, res) => {
+    sendError(res, "ENDPOINT_NOT_FOUND", `No operation at ${req.method} ${req.path}`);
+  });
+  app.use(errorHandler);
+  return app;
+}

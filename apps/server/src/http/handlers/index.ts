@@ -1,0 +1,16 @@
+import type { HandlerTable } from "../operation-handler.js";
+import { artifactHandlers } from "./artifacts.js";
+import { experimentHandlers } from "./experiments.js";
+import { runDataHandlers } from "./run-data.js";
+import { runHandlers } from "./runs.js";
+
+/**
+ * Every implemented operation, by operationId (the same ids in every revision's spec). An
+ * operation of a spec that has no entry here answers 501 NOT_IMPLEMENTED.
+ */
+export const handlers: HandlerTable = {
+  ...experimentHandlers,
+  ...runHandlers,
+  ...runDataHandlers,
+  ...artifactHandlers,
+};

@@ -1,0 +1,32 @@
+/**
+ * The search engine of runs/search (revision C filter strings and revisions A/B
+ * anded_expressions: two front ends, one AST, one compiler) and experiments/search.
+ *
+ *   parseRunFilter(text)            -> FilterAst | undefined
+ *   andedExpressionsToFilter(json)  -> FilterAst | undefined
+ *   searchRuns(knex, options)       -> { runIds, nextPageToken? }
+ *   searchExperiments(knex, options)-> { experimentIds, nextPageToken? }
+ */
+export type { ExperimentAttribute, FilterAst, FilterField, NumericOperator, OrderTerm, RunAttribute, StringOperator } from "./ast.js";
+export { describeToken, tokenize, type Fail, type Token, type TokenKind } from "./filter-lexer.js";
+export {
+  EXPERIMENT_ATTRIBUTES,
+  FILTER_LIMITS,
+  parseExperimentFilter,
+  parseExperimentOrderBy,
+  parseRunFilter,
+  parseRunOrderBy,
+  RUN_ATTRIBUTES,
+} from "./filter-parser.js";
+export { andedExpressionsToFilter, escapeLike } from "./anded-expressions.js";
+export { compileRunFilter, MAX_RUN_SEARCH_RESULTS, runSortColumns, searchRuns, type RunSearchOptions, type RunSearchResult } from "./run-search.js";
+export {
+  compileExperimentFilter,
+  DEFAULT_EXPERIMENT_ORDER,
+  experimentSortColumns,
+  MAX_EXPERIMENT_SEARCH_RESULTS,
+  searchExperiments,
+  type ExperimentSearchOptions,
+  type ExperimentSearchResult,
+} from "./experiment-search.js";
+export { decodePageToken, encodePageToken, queryFingerprint, type SortColumn, type SortType, type SqlFragment } from "./keyset.js";

@@ -1,0 +1,67 @@
+import http from "node:http";
+import path from "node:path";
+import type { AddressInfo } from "node:net";
+import type { TrackerConfig } from "./config/config.js";
+import { connectDatabase, migrateLatest, type Database } from "./db/connect.js";
+import { ensureDefaultExperiment } from "./db/seed.js";
+import { createApp } from "./http/app.js";
+import { handlers } from "./http/handlers/index.js";
+import { createLogger, type Logger } from "./logging/logger.js";
+import type { Services } from "./core/services.js";
+
+export interface RunningServer {
+  url: string;
+  port: number;
+  database: Database;
+  logger: Logger;
+  /** Stops accepting connections, lets in-flight requests finish, closes the pool. */
+  close(): Promise<void>;
+}
+
+/** Opens the configured database and migrates it to the latest schema. */
+export async function openDatabase(config: TrackerConfig): Promise<Database> {
+  const database = connectDatabase({
+    databaseUrl: config.databaseUrl,
+    pgliteDir: path.join(config.dataDir, "pgdata"),
+  });
+  try {
+    await migrateLatest(database.knex);
+    await ensureDefaultExperiment(database.knex, config.artifactRoot);
+  } catch (err) {
+    await database.close().catch(() => undefined);
+    throw err;
+  }
+  return database;
+}
+
+/** Starts a tracker server with the given configuration. */
+export async function startServer(config: TrackerConfig, logger: Logger = createLogger(config.logLevel)): Promise<RunningServer> {
+  const database = await openDatabase(config);
+  const services: Services = { knex: database.knex, databaseKind: database.kind, config };
+  const app = createApp({ services, logger, handlers });
+  const server = http.createServer(app);
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(config.port, config.host, () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+  const url = `http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${port}`;
+  logger.info({ url, database: database.kind }, "tracker server listening");
+  let closing: Promise<void> | undefined;
+  return {
+    url,
+    port,
+    database,
+    logger,
+    close() {
+      closing ??= (async () => {
+        await new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          server.closeIdleConnections();
+        });
+        await database.close();
+      })();
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,20 @@
+// Generates src/generated/rev-{a,b,c}.ts from spec/rev-*.yaml with openapi-typescript.
+// Run by `pnpm build` (turbo re-runs it whenever @tracker/spec changes); the output is not committed.
+import fs from "node:fs";
+import { createRequire } from "node:module";
+import path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import openapiTS, { astToString } from "openapi-typescript";
+
+const require = createRequire(import.meta.url);
+const here = path.dirname(fileURLToPath(import.meta.url));
+const outDir = path.join(here, "..", "src", "generated");
+fs.mkdirSync(outDir, { recursive: true });
+
+for (const revision of ["a", "b", "c"]) {
+  const spec = require.resolve(`@tracker/spec/rev-${revision}.yaml`);
+  const ast = await openapiTS(pathToFileURL(spec), { exportType: false, alphabetize: false });
+  const header = `// Generated from spec/rev-${revision}.yaml by openapi-typescript. Do not edit: run \`pnpm --filter @tracker/types generate\`.\n`;
+  fs.writeFileSync(path.join(outDir, `rev-${revision}.ts`), header + astToString(ast));
+  console.log(`generated src/generated/rev-${revision}.ts`);
+}
