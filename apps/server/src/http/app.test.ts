@@ -53,6 +53,16 @@ describe.each(testDatabases())("server skeleton on %s", (kind) => {
     expect(res.body).toMatchObject({ error_code: "BAD_REQUEST" });
   });
 
+  it("reads a JSON body whatever its Content-Type says, as MLflow's server does", async () => {
+    const res = await call(server.url, "POST", "/api/2.0/tracker/experiments/create", JSON.stringify({ name: "form-typed" }), {
+      "content-type": "application/x-www-form-urlencoded",
+    });
+    expect(res.status).toBe(200);
+    const notJson = await call(server.url, "POST", "/api/2.0/tracker/experiments/create", "name=x", { "content-type": "text/plain" });
+    expect(notJson.status).toBe(400);
+    expect(notJson.body).toMatchObject({ error_code: "BAD_REQUEST" });
+  });
+
   it("answers a body over 1 MB with 413", async () => {
     const res = await call(server.url, "POST", "/api/2.0/tracker/experiments/create", { name: "x".repeat(1_100_000) });
     expect(res.status).toBe(413);
@@ -68,12 +78,13 @@ describe.each(testDatabases())("server skeleton on %s", (kind) => {
   });
 
   it("keeps data across a restart", async () => {
-    await server.database.knex.raw(
-      "INSERT INTO experiments (name, artifact_location, creation_time, last_update_time) VALUES ('survivor', '/tmp/x', 1, 1)",
-    );
+    const created = await call<{ experiment_id: string }>(server.url, "POST", "/api/2.0/tracker/experiments/create", { name: "survivor" });
+    expect(created.status).toBe(200);
     server = await server.restart();
-    const rows = await server.database.knex("experiments").where({ name: "survivor" });
-    expect(rows).toHaveLength(1);
+    const res = await call<{ experiment: { name: string } }>(server.url, "GET", "/api/2.0/tracker/experiments/get", {
+      experiment_id: created.body.experiment_id,
+    });
+    expect(res.body.experiment.name).toBe("survivor");
     const def = await server.database.knex("experiments").where({ experiment_id: 0 }).first();
     expect(def).toMatchObject({ name: "Default" });
   });

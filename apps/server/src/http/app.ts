@@ -75,9 +75,9 @@ export function createApp({ services, logger, handlers }: AppOptions): Express {
   // Bodies are JSON whatever the Content-Type says (as MLflow's server does); at most 1 MB.
   app.use(express.json({ limit: "1mb", type: () => true, strict: false }));
   app.use((req, _res, next) => {
-    // An empty body counts as {} (and is validated as such).
-    if (req.method !== "GET" && (req.body === undefined || req.body === null)) {
-      req.body = {};
+    if (req.method !== "GET") {
+      // An empty body counts as {}; a parsed body is JSON whatever its Content-Type said.
+      if (req.body === undefined || req.body === null) req.body = {};
       req.headers["content-type"] = "application/json";
     }
     next();
