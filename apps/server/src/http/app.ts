@@ -5,7 +5,7 @@ import type { Logger } from "../logging/logger.js";
 import type { Services } from "../core/services.js";
 import { errorHandler, sendError } from "./error-handler.js";
 import type { HandlerTable } from "./operation-handler.js";
-import { pathAliases } from "./path-aliases.js";
+import { normaliseRequest } from "./request-normalisation.js";
 import { REVISION_ORDER, specPath, type Revision } from "./revisions.js";
 
 export interface AppOptions {
@@ -61,7 +61,7 @@ export function createApp({ services, logger, handlers }: AppOptions): Express {
   // qs parsing: `k=a&k=b`, `k[]=a` and `k[0]=a` all give arrays.
   app.set("query parser", "extended");
   app.use(pinoHttp({ logger, customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? "error" : "info") }));
-  app.use(pathAliases(services.config.namespace));
+  app.use(normaliseRequest(services.config.namespace));
 
   app.get("/health", async (_req, res) => {
     try {

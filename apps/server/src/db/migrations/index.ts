@@ -1,5 +1,6 @@
 import type { Knex } from "knex";
 import * as initial from "./0001_initial.js";
+import * as registry from "./0002_registry.js";
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -9,6 +10,7 @@ interface Migration {
 /** Migrations in order. Add new files here; never edit a released one. */
 const migrations: ReadonlyArray<[string, Migration]> = [
   ["0001_initial", initial],
+  ["0002_registry", registry],
 ];
 
 /** A static migration source, so the compiled server needs no file-system globbing. */

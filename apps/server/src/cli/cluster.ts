@@ -1,0 +1,30 @@
+import cluster from "node:cluster";
+import type { Logger } from "../logging/logger.js";
+
+/**
+ * Runs `workers` server processes on one database with node:cluster (the server is stateless).
+ * The primary forwards SIGTERM/SIGINT, waits for every worker to finish its in-flight requests,
+ * and exits 0; a worker that dies unexpectedly is replaced.
+ */
+export function runPrimary(workers: number, logger: Logger): void {
+  let stopping = false;
+  for (let i = 0; i < workers; i++) cluster.fork();
+  cluster.on("exit", (worker, code, signal) => {
+    if (stopping) {
+      if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(0);
+      return;
+    }
+    logger.error({ pid: worker.process.pid, code, signal }, "worker exited; starting a new one");
+    cluster.fork();
+  });
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, "stopping workers");
+    for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill("SIGTERM");
+  };
+  process.once("SIGTERM", () => stop("SIGTERM"));
+  process.once("SIGINT", () => stop("SIGINT"));
+}
+
+export const isPrimary = (): boolean => cluster.isPrimary;

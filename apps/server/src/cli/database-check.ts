@@ -1,0 +1,24 @@
+import pg from "pg";
+
+/** Connects once to a PostgreSQL URL so an unreachable database gives one clear line, fast. */
+export async function checkPostgresReachable(url: string, timeoutMs = 5000): Promise<void> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: timeoutMs });
+  client.on("error", () => undefined);
+  try {
+    await client.connect();
+    await client.query("select 1");
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+/** A URL with its password hidden, for messages. */
+export function redactUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = "***";
+    return parsed.toString();
+  } catch {
+    return "<invalid url>";
+  }
+}

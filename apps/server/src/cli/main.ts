@@ -1,0 +1,122 @@
+import { Command, CommanderError } from "commander";
+import { ConfigError, type TrackerConfig } from "../config/config.js";
+import { createLogger } from "../logging/logger.js";
+import { openDatabase, startServer } from "../server.js";
+import { isPrimary, runPrimary } from "./cluster.js";
+import { checkPostgresReachable, redactUrl } from "./database-check.js";
+import { configFromFlags, parseIntegerOption, workerCount, type ServerFlags } from "./options.js";
+
+/** The `tracker` command line: `tracker server`, `tracker db migrate` (alias `db upgrade`). */
+
+function fail(message: string): never {
+  process.stderr.write(`tracker: ${message}\n`);
+  process.exit(2);
+}
+
+const errorText = (err: unknown) => (err instanceof Error ? err.message : String(err)).split("\n")[0];
+
+async function resolveConfig(flags: ServerFlags): Promise<TrackerConfig> {
+  let config: TrackerConfig;
+  try {
+    config = configFromFlags(flags);
+  } catch (err) {
+    fail(err instanceof ConfigError ? err.message : errorText(err));
+  }
+  if (config.databaseUrl) {
+    try {
+      await checkPostgresReachable(config.databaseUrl);
+    } catch (err) {
+      fail(`cannot reach the database ${redactUrl(config.databaseUrl)}: ${errorText(err)}`);
+    }
+  }
+  return config;
+}
+
+function withServerFlags(cmd: Command): Command {
+  return cmd
+    .option("--host <host>", "address to bind (env HOST; default 127.0.0.1)")
+    .option("--port <port>", "port to listen on (env PORT; default 5000)", parseIntegerOption(0, 65535))
+    .option(
+      "--backend-store-uri <uri>",
+      "a postgresql:// URL, or a folder for the embedded database (env DATABASE_URL or TRACKER_DATA_DIR; default ./.tracker)",
+    )
+    .option("--default-artifact-root <dir>", "root folder of run artifacts (env TRACKER_ARTIFACT_ROOT; default <data dir>/artifacts)")
+    .option("--namespace <name>", "path segment and system-tag prefix, e.g. mlflow (env TRACKER_NAMESPACE; default tracker)");
+}
+
+async function serve(flags: ServerFlags): Promise<void> {
+  let workers: number;
+  try {
+    workers = workerCount(flags);
+  } catch (err) {
+    fail(`--workers ${errorText(err)}`);
+  }
+  if (isPrimary()) {
+    const config = await resolveConfig(flags);
+    if (workers > 1) {
+      if (!config.databaseUrl) fail("--workers above 1 needs PostgreSQL (--backend-store-uri postgresql://...); the embedded database is single-process");
+      try {
+        // Migrate once before the workers start.
+        await (await openDatabase(config)).close();
+      } catch (err) {
+        fail(`cannot prepare the database: ${errorText(err)}`);
+      }
+      runPrimary(workers, createLogger(config.logLevel));
+      return;
+    }
+  }
+  const config = configFromFlags(flags);
+  let server;
+  try {
+    server = await startServer(config);
+  } catch (err) {
+    fail(`cannot start: ${errorText(err)}`);
+  }
+  const shutdown = (signal: string) => {
+    server.logger.info({ signal }, "shutting down: finishing in-flight requests");
+    server.close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.once("SIGTERM", () => shutdown("SIGTERM"));
+  process.once("SIGINT", () => shutdown("SIGINT"));
+}
+
+async function migrate(flags: ServerFlags): Promise<void> {
+  const config = await resolveConfig(flags);
+  try {
+    await (await openDatabase(config)).close();
+  } catch (err) {
+    fail(`migration failed: ${errorText(err)}`);
+  }
+  process.stdout.write(`database is up to date (${config.databaseUrl ? redactUrl(config.databaseUrl) : config.dataDir})\n`);
+}
+
+export function buildProgram(): Command {
+  const program = new Command("tracker")
+    .description("tracker: experiment tracking server and model registry, compatible with MLflow clients")
+    .showHelpAfterError("(run with --help for usage)")
+    .exitOverride();
+
+  withServerFlags(program.command("server").description("start the HTTP server"))
+    .option("--workers <n>", "number of server processes; above 1 needs PostgreSQL (env TRACKER_WORKERS; default 1)", parseIntegerOption(1, 64))
+    .action(serve);
+
+  const db = program.command("db").description("database maintenance").exitOverride();
+  withServerFlags(db.command("migrate").description("apply pending migrations and exit")).action(migrate);
+  withServerFlags(db.command("upgrade").description("alias of `db migrate`, as MLflow names it")).action(migrate);
+  return program;
+}
+
+export async function main(argv: string[]): Promise<void> {
+  try {
+    await buildProgram().parseAsync(argv);
+  } catch (err) {
+    if (err instanceof CommanderError) {
+      // --help and --version exit 0; usage errors (already printed by commander) exit 2.
+      process.exit(err.exitCode === 0 ? 0 : 2);
+    }
+    fail(errorText(err));
+  }
+}

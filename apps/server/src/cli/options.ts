@@ -1,0 +1,56 @@
+import { InvalidArgumentError } from "commander";
+import { loadConfig, type TrackerConfig } from "../config/config.js";
+
+/** Flags of `tracker server` and `tracker db migrate`, as MLflow users know them. */
+export interface ServerFlags {
+  host?: string;
+  port?: number;
+  backendStoreUri?: string;
+  defaultArtifactRoot?: string;
+  namespace?: string;
+  workers?: number;
+}
+
+export function parseIntegerOption(min: number, max: number) {
+  return (value: string): number => {
+    const n = Number(value);
+    if (!/^\d+$/.test(value) || !Number.isInteger(n) || n < min || n > max) {
+      throw new InvalidArgumentError(`must be an integer from ${min} to ${max}`);
+    }
+    return n;
+  };
+}
+
+/** True for a PostgreSQL URL; anything else given as backend store is a folder for PGlite. */
+export const isPostgresUrl = (uri: string): boolean => /^postgres(ql)?:\/\//i.test(uri);
+
+/**
+ * The configuration of a command: environment variables (see README) overridden by flags.
+ * `--backend-store-uri` takes a postgresql:// URL or a folder for the embedded database.
+ */
+export function configFromFlags(flags: ServerFlags, env: NodeJS.ProcessEnv = process.env): TrackerConfig {
+  const overrides: Partial<TrackerConfig> = {};
+  if (flags.host !== undefined) overrides.host = flags.host;
+  if (flags.port !== undefined) overrides.port = flags.port;
+  if (flags.namespace !== undefined) overrides.namespace = flags.namespace;
+  if (flags.defaultArtifactRoot !== undefined) overrides.artifactRoot = flags.defaultArtifactRoot;
+  const env2 = { ...env };
+  if (flags.backendStoreUri !== undefined) {
+    if (isPostgresUrl(flags.backendStoreUri)) {
+      overrides.databaseUrl = flags.backendStoreUri;
+    } else {
+      // A folder given by flag wins over a DATABASE_URL from the environment.
+      delete env2.DATABASE_URL;
+      overrides.dataDir = flags.backendStoreUri;
+    }
+  }
+  return loadConfig(env2, overrides);
+}
+
+/** Number of server processes: flag, else TRACKER_WORKERS, else 1. */
+export function workerCount(flags: ServerFlags, env: NodeJS.ProcessEnv = process.env): number {
+  if (flags.workers !== undefined) return flags.workers;
+  const raw = env.TRACKER_WORKERS;
+  if (raw === undefined || raw === "") return 1;
+  return parseIntegerOption(1, 64)(raw);
+}

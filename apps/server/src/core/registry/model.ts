@@ -1,0 +1,71 @@
+import { invalidParameter, notFound } from "../errors.js";
+import type { KeyValue } from "../model.js";
+
+/** Records of the model registry (revision C), as the core hands them to the HTTP adapter. */
+
+/** Stages of a model version, in their canonical spelling and in the order responses list them. */
+export const STAGES = ["None", "Staging", "Production", "Archived"] as const;
+export type Stage = (typeof STAGES)[number];
+
+/** Stages that archive_existing_versions may target. */
+export const ACTIVE_STAGES: ReadonlySet<Stage> = new Set<Stage>(["Staging", "Production"]);
+
+export type ModelVersionStatus = "PENDING_REGISTRATION" | "FAILED_REGISTRATION" | "READY";
+
+export interface ModelVersionRecord {
+  name: string;
+  version: number;
+  creationTimestamp: number;
+  lastUpdatedTimestamp: number;
+  userId: string;
+  currentStage: Stage;
+  description: string;
+  source: string;
+  runId: string;
+  runLink: string;
+  status: ModelVersionStatus;
+  statusMessage: string;
+  tags: KeyValue[];
+}
+
+export interface RegisteredModelRecord {
+  name: string;
+  creationTimestamp: number;
+  lastUpdatedTimestamp: number;
+  description: string;
+  userId: string;
+  /** Per stage, the highest-numbered READY version in it, in the order of STAGES. */
+  latestVersions: ModelVersionRecord[];
+  tags: KeyValue[];
+}
+
+const STAGE_BY_LOWER = new Map<string, Stage>(STAGES.map((s) => [s.toLowerCase(), s]));
+
+/** A stage name from a request, matched case-insensitively, in its canonical spelling. */
+export function canonicalStage(raw: string): Stage {
+  const stage = STAGE_BY_LOWER.get(raw.toLowerCase());
+  if (!stage) throw invalidParameter(`Invalid Model Version stage: ${raw}. Value must be one of ${STAGES.join(", ")}.`);
+  return stage;
+}
+
+export const isStage = (value: string): value is Stage => (STAGES as readonly string[]).includes(value);
+
+/** Largest version number the store can hold (the column is a 32-bit integer). */
+const MAX_VERSION = 2_147_483_647;
+
+export const modelNotFound = (name: string) => notFound(`Registered Model with name=${name} not found`);
+export const versionNotFound = (name: string, version: string | number) =>
+  notFound(`Model Version (name=${name}, version=${version}) not found`);
+
+/**
+ * A version number from a request (decimal digits). A number beyond what the store can hold
+ * names no version, so it is RESOURCE_DOES_NOT_EXIST rather than a database error.
+ */
+export function parseVersion(name: string, raw: string): number {
+  if (!/^[0-9]+$/.test(raw)) {
+    throw invalidParameter(`Invalid value '${raw}' for parameter 'version': a model version is a positive decimal number`);
+  }
+  const version = Number(raw);
+  if (!Number.isSafeInteger(version) || version > MAX_VERSION) throw versionNotFound(name, raw);
+  return version;
+}

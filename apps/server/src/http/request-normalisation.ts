@@ -1,0 +1,54 @@
+import type { RequestHandler } from "express";
+
+/**
+ * Brings a request to the canonical form the spec files describe, before validation:
+ * - the aliases `/ajax-api/` for `/api/`, and the namespace segment or `mlflow` for `tracker`;
+ * - query arrays written `k[]=a` or `k[0]=a` become repeated keys `k=a` (MLflow's clients use
+ *   all three), and every value is re-encoded strictly (`+` and raw reserved characters, which
+ *   Python's `requests` sends, are decoded first), so the validator reads exactly the values.
+ */
+export function normaliseRequest(namespace: string): RequestHandler {
+  const segments = new Set(["mlflow", namespace]);
+  segments.delete("tracker");
+  const segmentPattern = new RegExp(`^/api/2\\.0/(preview/)?(${[...segments].join("|")})(?=/)`);
+  const rewrite = (url: string): string => {
+    const q = url.indexOf("?");
+    const pathname = (q === -1 ? url : url.slice(0, q)).replace(/^\/ajax-api\//, "/api/").replace(segmentPattern, (_m, preview) => `/api/2.0/${preview ?? ""}tracker`);
+    if (q === -1) return pathname;
+    return `${pathname}${canonicalQuery(url.slice(q + 1))}`;
+  };
+  return (req, _res, next) => {
+    req.url = rewrite(req.url);
+    req.originalUrl = rewrite(req.originalUrl);
+    next();
+  };
+}
+
+/** `k[]=a&k[1]=b&x=1+2` -> `?k=a&k=b&x=1%202`; malformed percent-escapes are kept as text. */
+export function canonicalQuery(query: string): string {
+  if (query === "") return "";
+  const pairs: string[] = [];
+  for (const part of query.split("&")) {
+    if (part === "") continue;
+    const eq = part.indexOf("=");
+    const rawKey = eq === -1 ? part : part.slice(0, eq);
+    const rawValue = eq === -1 ? "" : part.slice(eq + 1);
+    const key = decode(rawKey).replace(/\[\d*\]$/, "");
+    pairs.push(`${strictEncode(key)}=${strictEncode(decode(rawValue))}`);
+  }
+  return pairs.length ? `?${pairs.join("&")}` : "";
+}
+
+/** Percent-encodes every character outside RFC 3986's unreserved set. */
+function strictEncode(text: string): string {
+  return encodeURIComponent(text).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+}
+
+function decode(text: string): string {
+  const spaced = text.replace(/\+/g, " ");
+  try {
+    return decodeURIComponent(spaced);
+  } catch {
+    return spaced;
+  }
+}

@@ -1,0 +1,65 @@
+import type { KeyValue } from "../../core/model.js";
+import type { ModelVersionRecord, ModelVersionStatus, RegisteredModelRecord, Stage } from "../../core/registry/model.js";
+
+/** Row shapes of the registry tables (db/migrations/0001_initial.ts) and their mapping to core records. */
+
+export interface RegisteredModelRow {
+  name: string;
+  creation_timestamp: number;
+  last_updated_timestamp: number;
+  description: string;
+  user_id: string;
+  next_version: number;
+}
+
+export interface ModelVersionRow {
+  name: string;
+  version: number;
+  creation_timestamp: number;
+  last_updated_timestamp: number;
+  last_stage_transition: number;
+  user_id: string;
+  current_stage: Stage;
+  description: string;
+  source: string;
+  run_id: string;
+  run_link: string;
+  status: ModelVersionStatus;
+  status_message: string;
+}
+
+export interface ModelVersionTagRow {
+  name: string;
+  version: number;
+  key: string;
+  value: string;
+}
+
+export const toModelVersion = (row: ModelVersionRow, tags: KeyValue[]): ModelVersionRecord => ({
+  name: row.name,
+  version: Number(row.version),
+  creationTimestamp: Number(row.creation_timestamp),
+  lastUpdatedTimestamp: Number(row.last_updated_timestamp),
+  userId: row.user_id,
+  currentStage: row.current_stage,
+  description: row.description,
+  source: row.source,
+  runId: row.run_id,
+  runLink: row.run_link,
+  status: row.status,
+  statusMessage: row.status_message,
+  tags,
+});
+
+export const toRegisteredModel = (row: RegisteredModelRow, tags: KeyValue[], latestVersions: ModelVersionRecord[]): RegisteredModelRecord => ({
+  name: row.name,
+  creationTimestamp: Number(row.creation_timestamp),
+  lastUpdatedTimestamp: Number(row.last_updated_timestamp),
+  description: row.description,
+  userId: row.user_id,
+  latestVersions,
+  tags,
+});
+
+/** The key of a model version in maps. */
+export const versionKey = (name: string, version: number) => `${version}\u0000${name}`;
