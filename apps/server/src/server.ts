@@ -4,6 +4,7 @@ import type { AddressInfo } from "node:net";
 import type { TrackerConfig } from "./config/config.js";
 import { connectDatabase, migrateLatest, type Database } from "./db/connect.js";
 import { ensureDefaultExperiment } from "./db/seed.js";
+import { seedFromTemplate } from "./db/pglite-template.js";
 import { createApp } from "./http/app.js";
 import { handlers } from "./http/handlers/index.js";
 import { createLogger, type Logger } from "./logging/logger.js";
@@ -20,10 +21,9 @@ export interface RunningServer {
 
 /** Opens the configured database and migrates it to the latest schema. */
 export async function openDatabase(config: TrackerConfig): Promise<Database> {
-  const database = connectDatabase({
-    databaseUrl: config.databaseUrl,
-    pgliteDir: path.join(config.dataDir, "pgdata"),
-  });
+  const pgliteDir = path.join(config.dataDir, "pgdata");
+  if (!config.databaseUrl) seedFromTemplate(pgliteDir);
+  const database = connectDatabase({ databaseUrl: config.databaseUrl, pgliteDir });
   try {
     await migrateLatest(database.knex);
     await ensureDefaultExperiment(database.knex, config.artifactRoot);

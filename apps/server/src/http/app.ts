@@ -6,6 +6,7 @@ import type { Services } from "../core/services.js";
 import { errorHandler, sendError } from "./error-handler.js";
 import type { HandlerTable } from "./operation-handler.js";
 import { normaliseRequest } from "./request-normalisation.js";
+import { searchByGet } from "./get-as-post.js";
 import { REVISION_ORDER, specPath, type Revision } from "./revisions.js";
 
 export interface AppOptions {
@@ -74,6 +75,7 @@ export function createApp({ services, logger, handlers }: AppOptions): Express {
 
   // Bodies are JSON whatever the Content-Type says (as MLflow's server does); at most 1 MB.
   app.use(express.json({ limit: "1mb", type: () => true, strict: false }));
+  app.use(searchByGet);
   app.use((req, _res, next) => {
     if (req.method !== "GET") {
       // An empty body counts as {}; a parsed body is JSON whatever its Content-Type said.

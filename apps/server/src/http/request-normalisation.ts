@@ -3,6 +3,9 @@ import type { RequestHandler } from "express";
 /**
  * Brings a request to the canonical form the spec files describe, before validation:
  * - the aliases `/ajax-api/` for `/api/`, and the namespace segment or `mlflow` for `tracker`;
+ * - the registry under either prefix, as MLflow 1.x serves it: `2.0/tracker/registered-models/...`
+ *   and `.../model-versions/...` for the preview paths, and the preview get-latest-versions for
+ *   `2.0/tracker/registered-models/get-latest-versions`;
  * - query arrays written `k[]=a` or `k[0]=a` become repeated keys `k=a` (MLflow's clients use
  *   all three), and every value is re-encoded strictly (`+` and raw reserved characters, which
  *   Python's `requests` sends, are decoded first), so the validator reads exactly the values.
@@ -13,7 +16,9 @@ export function normaliseRequest(namespace: string): RequestHandler {
   const segmentPattern = new RegExp(`^/api/2\\.0/(preview/)?(${[...segments].join("|")})(?=/)`);
   const rewrite = (url: string): string => {
     const q = url.indexOf("?");
-    const pathname = (q === -1 ? url : url.slice(0, q)).replace(/^\/ajax-api\//, "/api/").replace(segmentPattern, (_m, preview) => `/api/2.0/${preview ?? ""}tracker`);
+    const pathname = registryAlias(
+      (q === -1 ? url : url.slice(0, q)).replace(/^\/ajax-api\//, "/api/").replace(segmentPattern, (_m, preview) => `/api/2.0/${preview ?? ""}tracker`),
+    );
     if (q === -1) return pathname;
     return `${pathname}${canonicalQuery(url.slice(q + 1))}`;
   };
@@ -22,6 +27,16 @@ export function normaliseRequest(namespace: string): RequestHandler {
     req.originalUrl = rewrite(req.originalUrl);
     next();
   };
+}
+
+const LATEST_VERSIONS = "/api/2.0/tracker/registered-models/get-latest-versions";
+
+function registryAlias(pathname: string): string {
+  if (pathname === "/api/2.0/preview/tracker/registered-models/get-latest-versions") return LATEST_VERSIONS;
+  if (pathname !== LATEST_VERSIONS && /^\/api\/2\.0\/tracker\/(registered-models|model-versions)\//.test(pathname)) {
+    return pathname.replace("/api/2.0/tracker/", "/api/2.0/preview/tracker/");
+  }
+  return pathname;
 }
 
 /** `k[]=a&k[1]=b&x=1+2` -> `?k=a&k=b&x=1%202`; malformed percent-escapes are kept as text. */

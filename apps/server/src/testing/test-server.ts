@@ -22,7 +22,7 @@ export interface TestServer extends RunningServer {
   dispose(): Promise<void>;
 }
 
-async function createPostgresDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+export async function createPostgresDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
   const adminUrl = process.env.TEST_DATABASE_URL;
   if (!adminUrl) throw new Error("TEST_DATABASE_URL is not set");
   const name = `tracker_test_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;

@@ -1,0 +1,116 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { configFromFlags, workerCount } from "./options.js";
+import { backendStore, freePort, runCli, startServerProcess } from "../testing/cli-process.js";
+import { testDatabases } from "../testing/test-server.js";
+
+describe("tracker CLI: flags and environment", () => {
+  it("takes every server flag, and flags win over environment variables", () => {
+    const env = { HOST: "0.0.0.0", PORT: "7000", TRACKER_DATA_DIR: "/env/data", TRACKER_ARTIFACT_ROOT: "/env/art", TRACKER_NAMESPACE: "envns" };
+    expect(configFromFlags({}, env)).toMatchObject({ host: "0.0.0.0", port: 7000, dataDir: "/env/data", artifactRoot: "/env/art", namespace: "envns" });
+    const flagged = configFromFlags(
+      { host: "127.0.0.2", port: 7001, backendStoreUri: "/flag/data", defaultArtifactRoot: "/flag/art", namespace: "mlflow" },
+      { ...env, DATABASE_URL: "postgres://env@localhost/x" },
+    );
+    expect(flagged).toMatchObject({ host: "127.0.0.2", port: 7001, dataDir: "/flag/data", artifactRoot: "/flag/art", namespace: "mlflow" });
+    expect(flagged.databaseUrl).toBeUndefined();
+    expect(configFromFlags({ backendStoreUri: "postgresql://u@h/db" }, env).databaseUrl).toBe("postgresql://u@h/db");
+    expect(configFromFlags({}, { DATABASE_URL: "postgres://e@h/d" }).databaseUrl).toBe("postgres://e@h/d");
+    expect(configFromFlags({}, {})).toMatchObject({ host: "127.0.0.1", port: 5000, namespace: "tracker" });
+    expect(workerCount({}, { TRACKER_WORKERS: "3" })).toBe(3);
+    expect(workerCount({ workers: 2 }, { TRACKER_WORKERS: "3" })).toBe(2);
+    expect(workerCount({}, {})).toBe(1);
+  });
+
+  it("prints --help for every command", async () => {
+    for (const args of [["--help"], ["server", "--help"], ["db", "--help"], ["db", "migrate", "--help"], ["db", "upgrade", "--help"]]) {
+      const run = await runCli(args);
+      expect(run.code, args.join(" ")).toBe(0);
+      expect(run.stdout).toMatch(/Usage: tracker/);
+    }
+    const server = await runCli(["server", "--help"]);
+    for (const flag of ["--host", "--port", "--backend-store-uri", "--default-artifact-root", "--workers", "--namespace"]) expect(server.stdout).toContain(flag);
+  });
+
+  it("answers a bad flag or value with one error line and exit code 2", async () => {
+    for (const args of [["server", "--bogus"], ["server", "--port", "abc"], ["server", "--workers", "0"], ["frobnicate"], ["server", "--namespace", "Bad Name!"]]) {
+      const run = await runCli(args);
+      expect(run.code, args.join(" ")).toBe(2);
+      expect(run.stderr.trim().split("\n")[0]).toMatch(/error|tracker:/);
+      expect(run.stderr).not.toMatch(/\n\s+at /); // no stack trace
+    }
+    const envBad = await runCli(["server"], { PORT: "70000" });
+    expect(envBad.code).toBe(2);
+  });
+
+  it("answers an unreachable database URL with one error line and exit code 2", async () => {
+    const port = await freePort();
+    for (const cmd of [["server"], ["db", "migrate"]]) {
+      const run = await runCli([...cmd, "--backend-store-uri", `postgresql://nobody@127.0.0.1:${port}/none`]);
+      expect(run.code).toBe(2);
+      expect(run.stderr.trim().split("\n")).toHaveLength(1);
+      expect(run.stderr).toMatch(/cannot reach the database/);
+    }
+  });
+
+  it("refuses --workers above 1 on the embedded database", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "tracker-cli-w-"));
+    const run = await runCli(["server", "--workers", "2", "--backend-store-uri", dir]);
+    fs.rmSync(dir, { recursive: true, force: true });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/needs PostgreSQL/);
+  });
+});
+
+describe.each(testDatabases())("tracker CLI on %s", (kind) => {
+  const disposers: Array<() => Promise<void>> = [];
+  afterAll(async () => {
+    for (const dispose of disposers) await dispose();
+  });
+
+  it("db migrate and db upgrade migrate and exit 0", async () => {
+    const store = await backendStore(kind);
+    disposers.push(store.dispose);
+    for (const cmd of ["migrate", "upgrade"]) {
+      const run = await runCli(["db", cmd, "--backend-store-uri", store.uri]);
+      expect(run.code, run.stderr).toBe(0);
+      expect(run.stdout).toMatch(/up to date/);
+    }
+  });
+
+  it("serves with --namespace mlflow: mlflow.* system tags, and both path segments", async () => {
+    const store = await backendStore(kind);
+    disposers.push(store.dispose);
+    const artifacts = fs.mkdtempSync(path.join(os.tmpdir(), "tracker-cli-art-"));
+    const server = await startServerProcess(["--namespace", "mlflow", "--backend-store-uri", store.uri, "--default-artifact-root", artifacts]);
+    try {
+      const run = await fetch(`${server.url}/api/2.0/mlflow/runs/create`, { method: "POST", body: JSON.stringify({ experiment_id: "0", user_id: "u1" }) });
+      const body = (await run.json()) as { run: { info: { artifact_uri: string; run_id: string }; data: { tags: Array<{ key: string; value: string }> } } };
+      expect(body.run.data.tags.map((t) => t.key).sort()).toEqual(["mlflow.runName", "mlflow.user"]);
+      expect(body.run.info.artifact_uri.startsWith(path.join(artifacts, "0"))).toBe(true);
+      const viaTracker = await fetch(`${server.url}/ajax-api/2.0/tracker/runs/get?run_id=${body.run.info.run_id}`);
+      expect(viaTracker.status).toBe(200);
+    } finally {
+      expect(await server.stop()).toBe(0);
+      fs.rmSync(artifacts, { recursive: true, force: true });
+    }
+  });
+
+  it.runIf(kind === "postgres")("runs two workers on one database", async () => {
+    const store = await backendStore(kind);
+    disposers.push(store.dispose);
+    const server = await startServerProcess(["--workers", "2", "--backend-store-uri", store.uri]);
+    try {
+      const results = await Promise.all(
+        Array.from({ length: 20 }, (_, i) =>
+          fetch(`${server.url}/api/2.0/tracker/experiments/create`, { method: "POST", body: JSON.stringify({ name: `w-${i}` }) }).then((r) => r.status),
+        ),
+      );
+      expect(results.every((s) => s === 200)).toBe(true);
+    } finally {
+      expect(await server.stop()).toBe(0);
+    }
+  });
+});
