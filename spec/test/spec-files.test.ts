@@ -69,7 +69,9 @@ describe.each(["a", "b", "c"] as const)("rev-%s.yaml operations", (revision) => 
         expect(op.operationId, JSON.stringify(op).slice(0, 80)).toBeTypeOf("string");
         expect(op.description, String(op.operationId)).toBeTypeOf("string");
         const responses = op.responses as Record<string, unknown>;
-        for (const status of ["200", "400", "500", "503"]) expect(responses[status], `${op.operationId} ${status}`).toBeDefined();
+        for (const status of ["200", "401", "500", "503"]) expect(responses[status], `${op.operationId} ${status}`).toBeDefined();
+        // An operation that takes input documents how bad input is refused.
+        if (op.parameters || op.requestBody) expect(responses["400"], `${op.operationId} 400`).toBeDefined();
       }
     }
   });

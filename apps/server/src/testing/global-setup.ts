@@ -3,12 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
 import { connectDatabase, migrateLatest } from "../db/connect.js";
-
-declare module "vitest" {
-  export interface ProvidedContext {
-    pgliteTemplate: string;
-  }
-}
+import "./test-server.js";
 
 /**
  * Creating a PGlite data dir takes seconds; do it once per test run, migrated, and let every

@@ -7,6 +7,13 @@ import { loadConfig, type TrackerConfig } from "../config/config.js";
 import { createLogger } from "../logging/logger.js";
 import { startServer, type RunningServer } from "../server.js";
 
+declare module "vitest" {
+  export interface ProvidedContext {
+    /** Folder of a migrated PGlite data dir made once per run by global-setup.ts. */
+    pgliteTemplate: string;
+  }
+}
+
 export type TestDatabase = "pglite" | "postgres";
 
 /** The databases tests run against: PGlite always, PostgreSQL when TEST_DATABASE_URL is set. */

@@ -1,0 +1,54 @@
+// @tracker-ml/client: the ergonomic client for revision C (TrackerClient), the raw typed clients of
+// every revision (createClient), the error class and the batching helper. Works in Node 20+ and in
+// browsers: nothing here imports a Node module.
+export { TrackerClient } from "./client.js";
+export {
+  TrackingClient,
+  type CreateExperimentOptions,
+  type CreateRunOptions,
+  type LogMetricOptions,
+  type SearchExperimentsOptions,
+  type SearchRunsOptions,
+  type UpdateRunOptions,
+} from "./tracking.js";
+export {
+  RegistryClient,
+  type CreateModelVersionOptions,
+  type CreateRegisteredModelOptions,
+  type SearchModelVersionsOptions,
+  type SearchRegisteredModelsOptions,
+  type TransitionStageOptions,
+} from "./registry.js";
+export { RunBatcher, type BatchSink, type RunBatcherOptions } from "./batcher.js";
+export { LOG_BATCH_LIMITS } from "./batch-limits.js";
+export { Paginated, type Page, type PageFetcher } from "./pagination.js";
+export { TrackerError, isTrackerError, type ClientErrorCode, type ErrorCode, type ServerErrorCode, type TrackerErrorInit } from "./errors.js";
+export { createClient, type ClientOptions, type RawClient, type Revision, type RevisionPaths, type TrackerClientOptions } from "./raw.js";
+export { DEFAULT_RETRY, DEFAULT_TIMEOUT_MS, type FetchLike, type RetryOptions, type TransportOptions } from "./transport.js";
+export type {
+  Experiment,
+  ExperimentTag,
+  FileInfo,
+  LifecycleStage,
+  LogBatchInput,
+  Metric,
+  MetricInput,
+  ModelVersion,
+  ModelVersionStage,
+  ModelVersionStageInput,
+  ModelVersionStatus,
+  ModelVersionTag,
+  Param,
+  ParamsInput,
+  ParamValue,
+  RegisteredModel,
+  RegisteredModelTag,
+  Run,
+  RunData,
+  RunInfo,
+  RunStatus,
+  RunTag,
+  TagsInput,
+  VersionInput,
+  ViewType,
+} from "./entities.js";

@@ -1,0 +1,98 @@
+import fs from "node:fs";
+import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
+import addFormatsModule from "ajv-formats";
+import { bundledSpecFile, type Revision } from "@tracker/spec";
+
+/**
+ * Validates answers against a revision's bundled OpenAPI document with Ajv: a validator
+ * independent of the server's own (express-openapi-validator).
+ */
+
+const METHODS = ["get", "post", "put", "patch", "delete"] as const;
+type Method = (typeof METHODS)[number];
+
+interface ResponseObject {
+  $ref?: string;
+  content?: Record<string, { schema?: unknown }>;
+}
+interface OperationObject {
+  operationId: string;
+  responses: Record<string, ResponseObject>;
+}
+interface OpenApiDocument {
+  paths: Record<string, Partial<Record<Method, OperationObject>>>;
+}
+
+export interface OperationRef {
+  revision: Revision;
+  method: string;
+  path: string;
+  operationId: string;
+  /** Statuses the spec documents for the operation. */
+  statuses: string[];
+}
+
+const escapePointer = (s: string) => s.replace(/~/g, "~0").replace(/\//g, "~1");
+const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => void;
+
+export class SpecValidator {
+  private readonly ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true });
+  private readonly doc: OpenApiDocument;
+  private readonly compiled = new Map<string, ValidateFunction>();
+
+  constructor(readonly revision: Revision) {
+    this.doc = JSON.parse(fs.readFileSync(bundledSpecFile(revision), "utf8")) as OpenApiDocument;
+    addFormats(this.ajv);
+    for (const format of ["int64", "int32", "float", "double"]) this.ajv.addFormat(format, { type: "number", validate: () => true });
+    this.ajv.addSchema(this.doc as object, "spec");
+  }
+
+  operations(): OperationRef[] {
+    const out: OperationRef[] = [];
+    for (const [path, item] of Object.entries(this.doc.paths)) {
+      for (const method of METHODS) {
+        const op = item[method];
+        if (op) out.push({ revision: this.revision, method: method.toUpperCase(), path, operationId: op.operationId, statuses: Object.keys(op.responses) });
+      }
+    }
+    return out;
+  }
+
+  find(method: string, path: string): OperationRef | undefined {
+    return this.operations().find((op) => op.method === method.toUpperCase() && op.path === path);
+  }
+
+  /** Errors of a JSON answer against the documented response of that status (empty: valid). */
+  validate(method: string, path: string, status: number, contentType: string, body: unknown): string[] {
+    const op = this.doc.paths[path]?.[method.toLowerCase() as Method];
+    if (!op) return [`${method} ${path} is not an operation of revision ${this.revision.toUpperCase()}`];
+    const response = op.responses[String(status)];
+    if (!response) return [`status ${status} is not documented for ${op.operationId}`];
+    const pointer = response.$ref
+      ? `${response.$ref.slice(1)}`
+      : `/paths/${escapePointer(path)}/${method.toLowerCase()}/responses/${status}`;
+    const resolved = response.$ref ? this.resolve(response.$ref) : response;
+    const mediaTypes = Object.keys(resolved.content ?? {});
+    if (mediaTypes.length === 0) return [];
+    const mediaType =
+      mediaTypes.find((m) => contentType.startsWith(m)) ??
+      (contentType.includes("json") ? mediaTypes.find((m) => m.includes("json")) : undefined) ??
+      mediaTypes.find((m) => m === "*/*");
+    if (!mediaType) return [`content type ${contentType} is not documented for ${op.operationId} ${status} (${mediaTypes.join(", ")})`];
+    if (!mediaType.includes("json")) return [];
+    const schemaRef = `spec#${pointer}/content/${escapePointer(mediaType)}/schema`;
+    let validate = this.compiled.get(schemaRef);
+    if (!validate) {
+      validate = this.ajv.compile({ $ref: schemaRef });
+      this.compiled.set(schemaRef, validate);
+    }
+    if (validate(body)) return [];
+    return (validate.errors ?? []).map((e) => `${op.operationId} ${status}: ${e.instancePath || "(body)"} ${e.message ?? "invalid"}`);
+  }
+
+  private resolve(ref: string): ResponseObject {
+    let node: unknown = this.doc;
+    for (const part of ref.replace(/^#\//, "").split("/")) node = (node as Record<string, unknown>)[part.replace(/~1/g, "/").replace(/~0/g, "~")];
+    return node as ResponseObject;
+  }
+}

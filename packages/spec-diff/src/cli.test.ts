@@ -1,0 +1,60 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, describe, expect, it } from "vitest";
+import { main } from "./cli.js";
+import type { Report } from "./types.js";
+
+const fixtures = path.join(path.dirname(fileURLToPath(import.meta.url)), "fixtures");
+const out = fs.mkdtempSync(path.join(os.tmpdir(), "spec-diff-cli-"));
+afterAll(() => fs.rmSync(out, { recursive: true, force: true }));
+
+async function run(...args: string[]): Promise<{ code: number; output: string }> {
+  const file = path.join(out, `report-${Math.random().toString(36).slice(2)}`);
+  const code = await main([...args, "--output", file]);
+  return { code, output: fs.existsSync(file) ? fs.readFileSync(file, "utf8") : "" };
+}
+
+describe("spec:diff command line", () => {
+  it("prints markdown by default, and exits 0 without --fail-on", async () => {
+    const { code, output } = await run("before.yaml", "after.yaml", "--cwd", path.join(fixtures, "fields"));
+    expect(code).toBe(0);
+    expect(output).toContain("# API changes: before.yaml → after.yaml");
+  });
+
+  it("prints JSON with --format json", async () => {
+    const { output } = await run("before.yaml", "after.yaml", "--cwd", path.join(fixtures, "enum-change"), "--format", "json");
+    const report = JSON.parse(output) as Report;
+    expect(report.summary).toMatchObject({ breaking: 2, "non-breaking": 2 });
+    expect(report.operations[0]?.changes.every((c) => ["breaking", "non-breaking", "annotation"].includes(c.classification))).toBe(true);
+  });
+
+  it("exits 1 with --fail-on breaking when a breaking change is found, 0 when none is", async () => {
+    expect((await run("before.yaml", "after.yaml", "--cwd", path.join(fixtures, "type-change"), "--fail-on", "breaking")).code).toBe(1);
+    expect((await run("before.yaml", "after.yaml", "--cwd", path.join(fixtures, "deprecation"), "--fail-on", "breaking")).code).toBe(0);
+    expect((await run("before.yaml", "after.yaml", "--cwd", path.join(fixtures, "deprecation"), "--fail-on", "non-breaking")).code).toBe(1);
+  });
+
+  it("resolves relative paths from INIT_CWD (the directory `pnpm spec:diff` was run in)", async () => {
+    const saved = process.env.INIT_CWD;
+    process.env.INIT_CWD = path.join(fixtures, "operations");
+    try {
+      expect((await run("before.yaml", "after.yaml", "--fail-on", "breaking")).code).toBe(1);
+    } finally {
+      if (saved === undefined) delete process.env.INIT_CWD;
+      else process.env.INIT_CWD = saved;
+    }
+  });
+
+  it("compares revisions by name", async () => {
+    const { code, output } = await run("a", "b");
+    expect(code).toBe(0);
+    expect(output).toContain("# API changes: revision A → revision B");
+  });
+
+  it("exits 2 on an input it cannot read, and on bad options", async () => {
+    expect((await run("no-such.yaml", "b")).code).toBe(2);
+    expect((await run("a", "b", "--format", "xml")).code).toBe(2);
+  });
+});

@@ -1,0 +1,125 @@
+/**
+ * Prepares two bundled documents for api-smart-diff:
+ *
+ * - Operations are keyed by their path below the API prefix. Revisions A and B put tracking under
+ *   `/2.0/preview/tracker`, C under `/2.0/tracker`; keyed by the full path, every C operation
+ *   would be "removed + added". Both prefixes map to the same key (`/experiments/create`), and the
+ *   move itself is reported as a change of its own.
+ * - `allOf` is merged (allof-merge, the companion library of api-smart-diff by the same author),
+ *   so that `{allOf: [{$ref: ExperimentId}, {description}]}` and an inline
+ *   `{type: string, description}` compare by content instead of by shape.
+ * - Every reference to a component schema is tagged with the schema's name (`x-spec-diff-schema`),
+ *   so that reports can say `DoubleClause` after the merge has inlined it.
+ */
+import { merge } from "allof-merge";
+import { isObject, refName, resolvePointer, type JsonObject, type JsonValue, type OpenApiDocument } from "./json.js";
+
+/** The API prefixes that are not part of an operation's identity: `/2.0/tracker`, `/2.0/preview/tracker` (and `mlflow`). */
+export const DEFAULT_PREFIX_PATTERN = /^\/\d+\.\d+(?:\/preview)?\/(?:tracker|mlflow)(?=\/)/;
+
+export const SCHEMA_NAME_KEY = "x-spec-diff-schema";
+
+export const HTTP_METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"] as const;
+
+export interface OperationInfo {
+  /** Key used for the comparison: the path below the prefix (`/experiments/create`). */
+  key: string;
+  method: string;
+  /** The path as written in the document. */
+  path: string;
+  operationId?: string;
+  /** Position in the document, to keep the report in the document's order. */
+  order: number;
+}
+
+export interface NormalisedDocument {
+  document: OpenApiDocument;
+  /** `${method} ${key}` -> operation. */
+  operations: Map<string, OperationInfo>;
+}
+
+export interface NormaliseOptions {
+  prefixPattern?: RegExp;
+}
+
+export function operationKey(method: string, key: string): string {
+  return `${method.toUpperCase()} ${key}`;
+}
+
+export function normalise(source: OpenApiDocument, options: NormaliseOptions = {}): NormalisedDocument {
+  const prefix = options.prefixPattern ?? DEFAULT_PREFIX_PATTERN;
+  const document = structuredClone(source);
+  const paths = isObject(document.paths) ? document.paths : {};
+
+  // Key every path by its part below the prefix, unless two paths of this document would collide.
+  const keyOf = new Map<string, string>();
+  const count = new Map<string, number>();
+  for (const original of Object.keys(paths)) {
+    const key = original.replace(prefix, "") || original;
+    keyOf.set(original, key);
+    count.set(key, (count.get(key) ?? 0) + 1);
+  }
+  const rekeyed: JsonObject = {};
+  const operations = new Map<string, OperationInfo>();
+  let order = 0;
+  for (const [original, item] of Object.entries(paths)) {
+    const stripped = keyOf.get(original) as string;
+    const key = count.get(stripped) === 1 ? stripped : original;
+    rekeyed[key] = item;
+    if (!isObject(item)) continue;
+    for (const method of HTTP_METHODS) {
+      const operation = item[method];
+      if (!isObject(operation)) continue;
+      operations.set(operationKey(method, key), {
+        key,
+        method,
+        path: original,
+        ...(typeof operation.operationId === "string" ? { operationId: operation.operationId } : {}),
+        order: order++,
+      });
+    }
+  }
+  if (isObject(document.paths)) document.paths = rekeyed;
+
+  tagSchemaReferences(document);
+  const merged = merge(document, { mergeRefSibling: true }) as unknown;
+  if (!isObject(merged)) throw new Error("allof-merge returned no document");
+  return { document: inlinePathReferences(merged, merged, new Set()) as OpenApiDocument, operations };
+}
+
+/**
+ * allof-merge writes a schema it meets a second time as a `$ref` to the place where it merged it
+ * first (`#/paths/~1experiments~1list/get/...`). Such references are an artefact of the merge, and
+ * would show up as differences where one side has one and the other not: they are inlined again.
+ */
+function inlinePathReferences(node: JsonValue, root: JsonObject, active: Set<string>): JsonValue {
+  if (Array.isArray(node)) return node.map((item) => inlinePathReferences(item, root, active));
+  if (!isObject(node)) return node;
+  const ref = node.$ref;
+  if (typeof ref === "string" && ref.startsWith("#/paths/") && !active.has(ref)) {
+    const target = resolvePointer(root, ref);
+    if (target !== undefined) {
+      const { $ref: _ref, ...siblings } = node;
+      active.add(ref);
+      const inlined = inlinePathReferences(isObject(target) ? { ...target, ...siblings } : target, root, active);
+      active.delete(ref);
+      return inlined;
+    }
+  }
+  const out: JsonObject = {};
+  for (const [key, value] of Object.entries(node)) out[key] = inlinePathReferences(value, root, active);
+  return out;
+}
+
+/** Adds `x-spec-diff-schema: <Name>` next to every `$ref` to `#/components/schemas/<Name>`. */
+function tagSchemaReferences(node: JsonValue): void {
+  if (Array.isArray(node)) {
+    node.forEach(tagSchemaReferences);
+    return;
+  }
+  if (!isObject(node)) return;
+  if (typeof node.$ref === "string" && node.$ref.startsWith("#/components/schemas/")) {
+    node[SCHEMA_NAME_KEY] = refName(node.$ref);
+  }
+  for (const child of Object.values(node)) tagSchemaReferences(child);
+}
