@@ -6,6 +6,7 @@ import { connectDatabase, migrateLatest, type Database } from "./db/connect.js";
 import { ensureDefaultExperiment } from "./db/seed.js";
 import { seedFromTemplate } from "./db/pglite-template.js";
 import { createApp } from "./http/app.js";
+import { answerClientErrors } from "./http/security.js";
 import { handlers } from "./http/handlers/index.js";
 import { createLogger, type Logger } from "./logging/logger.js";
 import type { Services } from "./core/services.js";
@@ -40,6 +41,7 @@ export async function startServer(config: TrackerConfig, logger: Logger = create
   const services: Services = { knex: database.knex, databaseKind: database.kind, config };
   const app = createApp({ services, logger, handlers });
   const server = http.createServer(app);
+  answerClientErrors(server);
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(config.port, config.host, () => resolve());

@@ -15,6 +15,11 @@ export interface TrackerConfig {
   logLevel: string;
   /** Validate responses against the spec too (tests turn this on). */
   validateResponses: boolean;
+  /**
+   * TRACKER_AUTH_TOKEN: when set, every request except /health must carry
+   * `Authorization: Bearer <token>` (see src/http/security.ts).
+   */
+  authToken?: string;
 }
 
 export class ConfigError extends Error {}
@@ -45,5 +50,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     namespace,
     logLevel: overrides.logLevel ?? env.LOG_LEVEL ?? "info",
     validateResponses: overrides.validateResponses ?? env.TRACKER_VALIDATE_RESPONSES === "1",
+    authToken: overrides.authToken ?? (env.TRACKER_AUTH_TOKEN?.trim() || undefined),
   };
 }

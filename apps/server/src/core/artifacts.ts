@@ -36,21 +36,49 @@ export function checkRelativeArtifactPath(relative: string): string {
   return normalized.replace(/^\.\/+/, "").replace(/\/+$/, "");
 }
 
-/** Resolves `relative` inside `root`, following symlinks, and refuses anything that ends up outside. */
-async function resolveInside(root: string, relative: string): Promise<string | undefined> {
+const inside = (child: string, parent: string) => child === parent || child.startsWith(parent.endsWith(path.sep) ? parent : parent + path.sep);
+
+/**
+ * The run's local artifact directory, which must lie inside the server's artifact root: a run (or
+ * experiment) whose artifact location points elsewhere on this machine is not served, so a client
+ * cannot read arbitrary folders by creating an experiment with `artifact_location: "/etc"`.
+ */
+function servedRoot(services: Services, rootUri: string): string | undefined {
+  let root: string | undefined;
+  try {
+    root = localArtifactRoot(rootUri);
+  } catch {
+    // e.g. file://other-host/x, which names no local folder
+    throw invalidParameter(`The artifact location '${rootUri}' is not a valid local path`);
+  }
+  if (root === undefined) return undefined;
+  const resolved = path.resolve(root);
+  if (!inside(resolved, path.resolve(services.config.artifactRoot))) {
+    throw invalidParameter(`The artifact location '${rootUri}' is outside the server's artifact root; its files are not served`);
+  }
+  return resolved;
+}
+
+/**
+ * Resolves `relative` inside `root`, following symlinks, and refuses anything that ends up outside
+ * the run's directory or the server's artifact root (a symlinked run directory included).
+ */
+async function resolveInside(services: Services, root: string, relative: string): Promise<{ target: string; realRoot: string } | undefined> {
   const target = path.resolve(root, relative);
+  let realBase: string;
   let realRoot: string;
   let realTarget: string;
   try {
+    realBase = await fs.realpath(services.config.artifactRoot);
     realRoot = await fs.realpath(root);
     realTarget = await fs.realpath(target);
   } catch {
     return undefined; // does not exist
   }
-  if (realTarget !== realRoot && !realTarget.startsWith(realRoot + path.sep)) {
+  if (!inside(realRoot, realBase) || !inside(realTarget, realRoot)) {
     throw invalidParameter(`Invalid path '${relative}': it leaves the run's artifact directory`);
   }
-  return realTarget;
+  return { target: realTarget, realRoot };
 }
 
 export async function listArtifacts(
@@ -63,10 +91,11 @@ export async function listArtifacts(
   const rootUri = run.info.artifactUri;
   const relative = checkRelativeArtifactPath(relativePath ?? "");
   const offset = pageToken ? decodeOffsetToken(pageToken) : 0;
-  const root = localArtifactRoot(rootUri);
+  const root = servedRoot(services, rootUri);
   if (!root) return { rootUri, page: { items: [] } };
-  const dir = await resolveInside(root, relative);
-  if (!dir) return { rootUri, page: { items: [] } };
+  const resolved = await resolveInside(services, root, relative);
+  if (!resolved) return { rootUri, page: { items: [] } };
+  const dir = resolved.target;
   const stat = await fs.stat(dir);
   if (!stat.isDirectory()) return { rootUri, page: { items: [] } };
   const entries = (await fs.readdir(dir, { withFileTypes: true })).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
@@ -75,8 +104,10 @@ export async function listArtifacts(
   for (const entry of slice) {
     const entryPath = relative ? `${relative}/${entry.name}` : entry.name;
     const full = path.join(dir, entry.name);
-    const info = await fs.stat(full).catch(() => undefined);
-    if (!info) continue; // dangling symlink
+    const real = await fs.realpath(full).catch(() => undefined);
+    if (!real || !inside(real, resolved.realRoot)) continue; // dangling, or a symlink leading out: not shown
+    const info = await fs.stat(real).catch(() => undefined);
+    if (!info) continue;
     items.push(info.isDirectory() ? { path: entryPath, isDir: true } : { path: entryPath, isDir: false, fileSize: info.size });
   }
   const next = offset + ARTIFACT_PAGE_SIZE < entries.length ? encodeOffsetToken(offset + ARTIFACT_PAGE_SIZE) : undefined;
@@ -88,9 +119,9 @@ export async function artifactFile(services: Services, runId: string, relativePa
   const run = await getRun(services, runId);
   const relative = checkRelativeArtifactPath(relativePath);
   if (!relative) throw invalidParameter("path must name a file");
-  const root = localArtifactRoot(run.info.artifactUri);
+  const root = servedRoot(services, run.info.artifactUri);
   if (!root) throw notFound(`Artifact '${relativePath}' is not on the local file system`);
-  const file = await resolveInside(root, relative);
+  const file = (await resolveInside(services, root, relative))?.target;
   if (!file) throw notFound(`Artifact '${relativePath}' not found for run with id=${runId}`);
   const stat = await fs.stat(file);
   if (!stat.isFile()) throw notFound(`Artifact '${relativePath}' is not a file`);

@@ -7,6 +7,8 @@ export function encodeOffsetToken(offset: number): string {
 }
 
 export function decodeOffsetToken(token: string): number {
+  // Buffer decoding is lenient (it skips foreign characters); only a canonical token is accepted.
+  if (!/^[A-Za-z0-9_-]+$/.test(token) || Buffer.from(token, "base64url").toString("base64url") !== token) throw invalidParameter("Invalid page token");
   let parsed: unknown;
   try {
     parsed = JSON.parse(Buffer.from(token, "base64url").toString("utf8"));

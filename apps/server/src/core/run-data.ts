@@ -157,9 +157,14 @@ export async function logModel(services: Services, runId: string, modelJson: str
   });
 }
 
-export async function getMetricHistory(services: Services, runId: string, key: string): Promise<MetricRecord[]> {
-  await getRun(services, runId);
-  return store.metricHistory(services.knex, runId, key);
+/**
+ * metrics/get-history: checks that the run exists (deleted runs included), then returns its values
+ * of `key` as pages in insertion order, read lazily (see store.metricHistoryPages), so the caller
+ * can stream them.
+ */
+export async function getMetricHistory(services: Services, runId: string, key: string): Promise<AsyncIterable<MetricRecord[]>> {
+  if (!(await store.findRunRow(services.knex, runId))) throw notFound(`Run with id=${runId} not found`);
+  return store.metricHistoryPages(services.knex, runId, key);
 }
 
 /** Revisions A and B: the last logged value of one metric. */

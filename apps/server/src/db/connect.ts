@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import knexFactory, { type Knex } from "knex";
 import ClientPgLite from "knex-pglite";
@@ -17,11 +18,29 @@ export interface Database {
 // all within the safe integer range, so parse them as numbers (PGlite already does).
 pg.types.setTypeParser(pg.types.builtins.INT8, (v: string) => Number(v));
 
+/**
+ * Connections per server process to PostgreSQL. A query holds a connection only while it runs (no
+ * connection is held across a streamed response), but a short query's connection also sits
+ * through the round trips around it (the network, this process's event loop), so a pool sized
+ * by PostgreSQL's rule for busy connections (2 x cores + 1) leaves the database waiting; and
+ * runs/get alone reads four tables at once. Default: 4 per core, at least 10 (knex's default).
+ * With `--workers N` every worker has its own pool. TRACKER_DB_POOL_MAX overrides it.
+ */
+export function defaultPoolSize(env: NodeJS.ProcessEnv = process.env): number {
+  const raw = env.TRACKER_DB_POOL_MAX;
+  if (raw !== undefined && raw !== "") {
+    const n = Number(raw);
+    if (!Number.isInteger(n) || n < 1 || n > 1000) throw new Error(`TRACKER_DB_POOL_MAX must be an integer from 1 to 1000, got "${raw}"`);
+    return n;
+  }
+  return Math.max(10, 4 * os.availableParallelism());
+}
+
 export interface ConnectOptions {
   databaseUrl?: string;
   /** Folder of the embedded database (PGlite) when no databaseUrl is given. */
   pgliteDir?: string;
-  /** Connection pool size for PostgreSQL. */
+  /** Connection pool size for PostgreSQL (default: defaultPoolSize()). */
   poolMax?: number;
 }
 
@@ -30,8 +49,19 @@ export function connectDatabase(options: ConnectOptions): Database {
   if (options.databaseUrl) {
     const knex = knexFactory({
       client: "pg",
-      connection: options.databaseUrl,
-      pool: { min: 0, max: options.poolMax ?? 10 },
+      // A connect attempt to an unreachable host gives up after 5 s (the request gets 503) and
+      // TCP keep-alive notices dead peers; connections that died while PostgreSQL was down are
+      // dropped by knex's pool validation, so the pool recovers by itself when it is back.
+      connection: { connectionString: options.databaseUrl, connectionTimeoutMillis: 5_000, keepAlive: true },
+      pool: {
+        min: 0,
+        max: options.poolMax ?? defaultPoolSize(),
+        idleTimeoutMillis: 30_000,
+        createTimeoutMillis: 5_000,
+        // A failed connect fails the waiting request at once (503) instead of retrying until the
+        // acquire timeout (knex's default, stated here because the fault tests rely on it).
+        propagateCreateError: true,
+      },
       acquireConnectionTimeout: 10_000,
     });
     return { knex, kind: "postgres", close: () => knex.destroy() };

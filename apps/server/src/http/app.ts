@@ -8,6 +8,7 @@ import type { HandlerTable } from "./operation-handler.js";
 import { normaliseRequest } from "./request-normalisation.js";
 import { searchByGet } from "./get-as-post.js";
 import { REVISION_ORDER, specPath, type Revision } from "./revisions.js";
+import { bearerAuth, rejectNulCharacters, securityHeaders, verifyUtf8 } from "./security.js";
 
 export interface AppOptions {
   services: Services;
@@ -61,8 +62,18 @@ export function createApp({ services, logger, handlers }: AppOptions): Express {
   app.disable("x-powered-by");
   // qs parsing: `k=a&k=b`, `k[]=a` and `k[0]=a` all give arrays.
   app.set("query parser", "extended");
-  app.use(pinoHttp({ logger, customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? "error" : "info") }));
+  app.use(securityHeaders());
+  app.use(
+    pinoHttp({
+      logger,
+      customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? "error" : "info"),
+      // Never write the bearer token (or cookies) to the log.
+      redact: { paths: ["req.headers.authorization", "req.headers.cookie"], censor: "[redacted]" },
+    }),
+  );
   app.use(normaliseRequest(services.config.namespace));
+  // Before anything reads a body: without the token (when one is configured) only /health answers.
+  app.use(bearerAuth(services.config.authToken));
 
   app.get("/health", async (_req, res) => {
     try {
@@ -74,7 +85,7 @@ export function createApp({ services, logger, handlers }: AppOptions): Express {
   });
 
   // Bodies are JSON whatever the Content-Type says (as MLflow's server does); at most 1 MB.
-  app.use(express.json({ limit: "1mb", type: () => true, strict: false }));
+  app.use(express.json({ limit: "1mb", type: () => true, strict: false, verify: verifyUtf8 }));
   app.use(searchByGet);
   app.use((req, _res, next) => {
     if (req.method !== "GET") {
@@ -84,6 +95,7 @@ export function createApp({ services, logger, handlers }: AppOptions): Express {
     }
     next();
   });
+  app.use(rejectNulCharacters());
 
   for (const revision of REVISION_ORDER) {
     app.use(validatorFor(revision, services.config.validateResponses));

@@ -17,14 +17,34 @@ interface HttpLikeError {
   code?: string;
 }
 
-// SQLSTATE classes that mean "the database is not reachable right now".
-const UNAVAILABLE_SQLSTATES = new Set(["57P01", "57P02", "57P03", "08000", "08001", "08003", "08004", "08006"]);
-const UNAVAILABLE_NODE_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "ENOTFOUND", "EAI_AGAIN"]);
+// SQLSTATEs and socket errors that mean "the database is not reachable right now": 57P01-57P03
+// (server shutting down / starting up), 08xxx (connection failures), 53300 (too many connections),
+// 57014 (statement cancelled, e.g. by a timeout).
+const UNAVAILABLE_SQLSTATES = new Set(["57P01", "57P02", "57P03", "57014", "53300", "08000", "08001", "08003", "08004", "08006"]);
+const UNAVAILABLE_NODE_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH"]);
+const UNAVAILABLE_MESSAGE =
+  /Connection terminated|connect ECONNREFUSED|timeout exceeded when trying to connect|Client has encountered a connection error|Connection ended unexpectedly|terminating connection due to administrator command|the database system is (starting up|shutting down|in recovery mode)/i;
 
 function isDatabaseUnavailable(err: HttpLikeError & { name?: string }): boolean {
   if (err.code && (UNAVAILABLE_SQLSTATES.has(err.code) || UNAVAILABLE_NODE_CODES.has(err.code))) return true;
   if (err.name === "KnexTimeoutError") return true;
-  return /Connection terminated|connect ECONNREFUSED|timeout exceeded when trying to connect/i.test(err.message ?? "");
+  // Node's happy-eyeballs connect reports an AggregateError of the per-address failures.
+  if (err.name === "AggregateError" && Array.isArray(err.errors) && err.errors.some((e) => isDatabaseUnavailable(e as HttpLikeError))) return true;
+  return UNAVAILABLE_MESSAGE.test(err.message ?? "");
+}
+
+/**
+ * PostgreSQL data exceptions (SQLSTATE class 22: a value the database cannot store, cast or compare)
+ * and program limits (54xxx, e.g. an expression nested too deeply) are caused by the request's
+ * values; they are the client's error. The database's own message is not passed on: it may quote SQL.
+ */
+function isDataException(err: HttpLikeError): boolean {
+  return typeof err.code === "string" && /^(22|54)[0-9A-Z]{3}$/.test(err.code);
+}
+
+/** A JavaScript stack overflow while handling one request (e.g. absurdly nested input). */
+function isStackOverflow(err: unknown): boolean {
+  return err instanceof RangeError && /Maximum call stack size exceeded/.test(err.message);
 }
 
 /** Turns an express-openapi-validator error list into one message naming the fields. */
@@ -66,12 +86,25 @@ export const errorHandler: ErrorRequestHandler = (rawErr, req, res, _next) => {
     sendError(res, "BAD_REQUEST", "Request body is not valid JSON");
     return;
   }
+  if (err.type === "encoding.invalid.utf8") {
+    sendError(res, "BAD_REQUEST", "Request body is not valid UTF-8");
+    return;
+  }
+  if (err.type === "encoding.unsupported" || err.type === "charset.unsupported") {
+    sendError(res, "BAD_REQUEST", "Request body must be JSON in UTF-8, without an unsupported Content-Encoding or charset");
+    return;
+  }
   if (status === 404 || status === 405) {
     sendError(res, "ENDPOINT_NOT_FOUND", `No operation at ${req.method} ${req.path}`);
     return;
   }
   if (status === 415) {
     sendError(res, "BAD_REQUEST", "Request body must be JSON (Content-Type: application/json)");
+    return;
+  }
+  if (err.type && status !== undefined && status >= 400 && status < 500 && !Array.isArray(err.errors)) {
+    // body-parser's other refusals (size mismatch, aborted upload): the body, not a field, is wrong.
+    sendError(res, "BAD_REQUEST", (err.message ?? "Bad request").split("\n")[0].slice(0, 200));
     return;
   }
   if (status === 400 || (status !== undefined && status >= 400 && status < 500 && Array.isArray(err.errors))) {
@@ -85,12 +118,23 @@ export const errorHandler: ErrorRequestHandler = (rawErr, req, res, _next) => {
     return;
   }
   if (status !== undefined && status >= 400 && status < 500) {
-    sendError(res, "BAD_REQUEST", err.message ?? "Bad request");
+    // body-parser and the like: their messages are short and carry no internals.
+    sendError(res, "BAD_REQUEST", (err.message ?? "Bad request").split("\n")[0].slice(0, 200));
     return;
   }
   if (isDatabaseUnavailable(err)) {
     req.log?.warn({ err: rawErr }, "database unavailable");
     sendError(res, "TEMPORARILY_UNAVAILABLE", "The database is unavailable; retry later");
+    return;
+  }
+  if (isDataException(err)) {
+    req.log?.warn({ err: rawErr }, "the database refused a value of the request");
+    sendError(res, "INVALID_PARAMETER_VALUE", "A value in the request cannot be stored or compared by the database (out of range or an invalid character)");
+    return;
+  }
+  if (isStackOverflow(rawErr)) {
+    req.log?.warn({ err: rawErr }, "request too deeply nested");
+    sendError(res, "INVALID_PARAMETER_VALUE", "The request is nested too deeply to be processed");
     return;
   }
   req.log?.error({ err: rawErr }, "unhandled error");

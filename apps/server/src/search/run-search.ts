@@ -16,7 +16,9 @@
  * database, so PGlite and PostgreSQL agree whatever their default collation. Runs without the
  * ordered metric / param / tag (or without end_time) sort last in both directions; runs whose
  * metric is NaN sort after the numbers and before the missing ones, in both directions (MLflow).
- * Ordering by a metric / param / tag LEFT JOINs its table with the key bound.
+ * Ordering by a metric / param / tag LEFT JOINs its table with the key bound. When the first term
+ * is a metric / param / tag, the page is read bucket by bucket (value present, NaN, missing; see
+ * bucketedPage), so the database walks the (key, value) index in order and stops at the page size.
  *
  * Paging: keyset for every order (see keyset.ts); the token is bound to the experiment ids,
  * filter, order_by and view type.
@@ -208,22 +210,95 @@ export async function searchRuns(knex: Knex, options: RunSearchOptions): Promise
   const cursor = options.pageToken ? decodePageToken(options.pageToken, fingerprint, columns) : undefined;
   if (experimentIds.length === 0) return { runIds: [] };
 
-  const query = knex.queryBuilder().from("runs").select("runs.run_uuid");
-  for (const join of joins) query.joinRaw(join.sql, join.bindings);
-  query.select(knex.raw(sortKeySelections(columns).join(", ")));
-  query.whereIn("runs.experiment_id", experimentIds);
-  const stage = lifecycleStageOf(options.viewType);
-  if (stage) query.where("runs.lifecycle_stage", stage);
-  if (filter) query.whereRaw(filter.sql, filter.bindings);
-  if (cursor) {
-    const after = keysetCondition(columns, cursor);
-    query.whereRaw(after.sql, after.bindings);
-  }
-  query.orderByRaw(orderByList(columns)).limit(options.maxResults + 1);
-
-  const rows = (await query) as Array<Record<string, unknown>>;
+  const base: PageQuery = { knex, experimentIds, stage: lifecycleStageOf(options.viewType), filter, columns, joins };
+  const limit = options.maxResults + 1;
+  const rows =
+    terms.length > 0 && terms[0].field.entity !== "attribute"
+      ? await bucketedPage(base, terms[0].field.entity, cursor, limit)
+      : await pageQuery(base, { joins, orderColumns: columns, cursorColumns: columns, cursor, limit });
   const page = rows.slice(0, options.maxResults);
   const runIds = page.map((row) => String(row.run_uuid));
   if (rows.length <= options.maxResults) return { runIds };
   return { runIds, nextPageToken: encodePageToken(fingerprint, sortKeysOf(page[page.length - 1], columns)) };
+}
+
+interface PageQuery {
+  knex: Knex;
+  experimentIds: number[];
+  stage: string | undefined;
+  filter: SqlFragment | undefined;
+  /** Every sort column (selected as k0..kn, so page tokens are the same whichever query ran). */
+  columns: SortColumn[];
+  joins: SqlFragment[];
+}
+
+interface PagePart {
+  joins: SqlFragment[];
+  /** Extra condition of this part (the missing-value bucket's `o0.run_uuid IS NULL`). */
+  where?: string;
+  /** The ORDER BY of this part, and the columns and cursor values the keyset condition uses. */
+  orderColumns: SortColumn[];
+  cursorColumns: SortColumn[];
+  cursor: string[] | undefined;
+  limit: number;
+}
+
+/** One SELECT of runs: scope, filter, joins, keyset condition, order and limit. */
+async function pageQuery(base: PageQuery, part: PagePart): Promise<Array<Record<string, unknown>>> {
+  const { knex } = base;
+  const query = knex.queryBuilder().from("runs").select("runs.run_uuid");
+  for (const join of part.joins) query.joinRaw(join.sql, join.bindings);
+  query.select(knex.raw(sortKeySelections(base.columns).join(", ")));
+  query.whereIn("runs.experiment_id", base.experimentIds);
+  if (base.stage) query.where("runs.lifecycle_stage", base.stage);
+  if (base.filter) query.whereRaw(base.filter.sql, base.filter.bindings);
+  if (part.where) query.whereRaw(part.where);
+  if (part.cursor) {
+    const after = keysetCondition(part.cursorColumns, part.cursor);
+    query.whereRaw(after.sql, after.bindings);
+  }
+  query.orderByRaw(orderByList(part.orderColumns)).limit(part.limit);
+  return (await query) as Array<Record<string, unknown>>;
+}
+
+/**
+ * Ordered first by a metric, param or tag: the order's leading "missing rank" column splits the
+ * runs into buckets (value present; for metrics NaN; missing), and each bucket is one query whose
+ * ORDER BY starts with the plain value column, so PostgreSQL can walk the (key, value) index in
+ * order and stop after `limit` rows instead of sorting every matching run. Buckets are read in
+ * order until the page is full; the rows, their sort keys and the page tokens are exactly those
+ * of the single query over the whole order.
+ */
+async function bucketedPage(
+  base: PageQuery,
+  entity: "metric" | "param" | "tag",
+  cursor: string[] | undefined,
+  limit: number,
+): Promise<Array<Record<string, unknown>>> {
+  const [first, ...otherJoins] = base.joins;
+  const [, valueColumn, ...rest] = base.columns;
+  const inner = (condition: string): SqlFragment => ({ sql: `${first.sql.replace(/^LEFT JOIN /, "JOIN ")}${condition}`, bindings: first.bindings });
+  const present: SortColumn = { ...valueColumn, sql: entity === "metric" ? "o0.value" : `o0.value ${C}` };
+  const buckets: Array<{ rank: number; join: SqlFragment; where?: string; columns: SortColumn[]; cursorFrom: number }> = [
+    // A metric's numbers (NaN excluded by `< NaN`, which an index range can use), or a param's / tag's value.
+    { rank: 0, join: inner(entity === "metric" ? ` AND o0.value < ${NAN}` : ""), columns: [present, ...rest], cursorFrom: 1 },
+    ...(entity === "metric" ? [{ rank: 1, join: inner(` AND o0.value = ${NAN}`), columns: rest, cursorFrom: 2 }] : []),
+    { rank: entity === "metric" ? 2 : 1, join: first, where: "o0.run_uuid IS NULL", columns: rest, cursorFrom: 2 },
+  ];
+  const cursorRank = cursor ? Number(cursor[0]) : -Infinity;
+  const rows: Array<Record<string, unknown>> = [];
+  for (const bucket of buckets) {
+    if (rows.length >= limit) break;
+    if (bucket.rank < cursorRank) continue;
+    const page = await pageQuery(base, {
+      joins: [bucket.join, ...otherJoins],
+      where: bucket.where,
+      orderColumns: bucket.columns,
+      cursorColumns: bucket.columns,
+      cursor: cursor && bucket.rank === cursorRank ? cursor.slice(bucket.cursorFrom) : undefined,
+      limit: limit - rows.length,
+    });
+    rows.push(...page);
+  }
+  return rows;
 }

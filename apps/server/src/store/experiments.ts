@@ -12,8 +12,10 @@ export async function nextExperimentId(db: Knex): Promise<number> {
 export async function insertExperiment(db: Knex, row: ExperimentRow, tags: KeyValue[]): Promise<void> {
   await db("experiments").insert(row);
   if (tags.length > 0) {
+    // A key given twice keeps its last value (one statement cannot upsert a row twice).
+    const unique = [...new Map(tags.map((t) => [t.key, t])).values()];
     await db("experiment_tags")
-      .insert(tags.map((t) => ({ experiment_id: row.experiment_id, key: t.key, value: t.value })))
+      .insert(unique.map((t) => ({ experiment_id: row.experiment_id, key: t.key, value: t.value })))
       .onConflict(["experiment_id", "key"])
       .merge();
   }

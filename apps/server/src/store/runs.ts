@@ -31,10 +31,14 @@ export async function loadRuns(db: Knex, ids: string[]): Promise<RunRecord[]> {
   const tags = groupBy(tagRows as Array<KeyValue & { run_uuid: string }>, (r) => r.run_uuid);
   const latest = new Map<string, MetricRecord[]>();
   const lastLogged = new Map<string, MetricRecord[]>();
+  const push = (map: Map<string, MetricRecord[]>, runId: string, metric: MetricRecord) => {
+    const list = map.get(runId);
+    if (list) list.push(metric);
+    else map.set(runId, [metric]);
+  };
   for (const m of metricRows) {
-    const push = (map: Map<string, MetricRecord[]>, metric: MetricRecord) => map.set(m.run_uuid, [...(map.get(m.run_uuid) ?? []), metric]);
-    push(latest, toMetric(m.key, m.value, m.timestamp, m.step));
-    push(lastLogged, toMetric(m.key, m.last_value, m.last_timestamp, m.last_step));
+    push(latest, m.run_uuid, toMetric(m.key, m.value, m.timestamp, m.step));
+    push(lastLogged, m.run_uuid, toMetric(m.key, m.last_value, m.last_timestamp, m.last_step));
   }
   const byId = new Map(rows.map((r) => [r.run_uuid, r]));
   return ids.flatMap((id) => {
@@ -54,8 +58,10 @@ export async function loadRuns(db: Knex, ids: string[]): Promise<RunRecord[]> {
 
 export async function upsertTags(db: Knex, runId: string, tags: KeyValue[]): Promise<void> {
   if (tags.length === 0) return;
+  // A key given twice keeps its last value (one statement cannot upsert a row twice).
+  const unique = [...new Map(tags.map((t) => [t.key, t])).values()];
   await db("tags")
-    .insert(tags.map((t) => ({ run_uuid: runId, key: t.key, value: t.value })))
+    .insert(unique.map((t) => ({ run_uuid: runId, key: t.key, value: t.value })))
     .onConflict(["run_uuid", "key"])
     .merge();
 }
@@ -96,45 +102,31 @@ export async function findParam(db: Knex, runId: string, key: string): Promise<s
 }
 
 /**
- * Appends metric values (one multi-row INSERT) and folds them into latest_metrics in the same
- * transaction: one upsert row per key, pre-aggregated so no row is touched twice.
+ * Appends metric values and folds them into latest_metrics, in one statement (one round trip):
+ * a multi-row INSERT into metrics (VALUES, one row per value, the run id bound once), whose
+ * RETURNING rows are reduced to one row per key and upserted into latest_metrics, so no
+ * latest_metrics row is touched twice. Revision C's rule: the latest timestamp wins, ties by the
+ * larger value (PostgreSQL orders NaN above every number), exact ties keep the earlier value;
+ * revisions A and B: the highest insertion id (the last value logged).
  */
 export async function insertMetrics(db: Knex, runId: string, metrics: MetricRecord[]): Promise<void> {
   if (metrics.length === 0) return;
-  const inserted = await db("metrics")
-    .insert(metrics.map((m) => ({ run_uuid: runId, key: m.key, value: m.value, timestamp: m.timestamp, step: m.step })))
-    .returning("id");
-  const perKey = new Map<string, { latest: MetricRecord; last: MetricRecord; lastId: number }>();
-  metrics.forEach((m, i) => {
-    const id = Number((inserted[i] as { id: number }).id);
-    const seen = perKey.get(m.key);
-    if (!seen) {
-      perKey.set(m.key, { latest: m, last: m, lastId: id });
-      return;
-    }
-    if (isLater(m, seen.latest)) seen.latest = m;
-    if (id > seen.lastId) {
-      seen.last = m;
-      seen.lastId = id;
-    }
-  });
-  const rows = [...perKey.entries()].map(([key, { latest, last, lastId }]) => ({
-    run_uuid: runId,
-    key,
-    value: latest.value,
-    timestamp: latest.timestamp,
-    step: latest.step,
-    last_value: last.value,
-    last_timestamp: last.timestamp,
-    last_step: last.step,
-    last_id: lastId,
-  }));
-  // Revision C's rule (latest timestamp, ties by the maximum value; PostgreSQL orders NaN above
-  // every number) and A/B's rule (highest insertion id) in one statement.
+  // The first row's casts give the VALUES columns their types; the other rows' parameters follow.
+  const rows = metrics.map((_, i) => (i === 0 ? "(?, CAST(? AS double precision), CAST(? AS bigint), CAST(? AS bigint))" : "(?, ?, ?, ?)"));
+  const bindings: Array<string | number> = [runId];
+  for (const m of metrics) bindings.push(m.key, m.value, m.timestamp, m.step);
+  bindings.push(runId);
   await db.raw(
-    `INSERT INTO latest_metrics AS t (run_uuid, key, value, timestamp, step, last_value, last_timestamp, last_step, last_id)
-     SELECT * FROM jsonb_to_recordset(?::jsonb) AS x(run_uuid char(32), key text, value double precision, timestamp bigint,
-       step bigint, last_value double precision, last_timestamp bigint, last_step bigint, last_id bigint)
+    `WITH inserted AS (
+       INSERT INTO metrics (run_uuid, key, value, timestamp, step)
+       SELECT ?, v.key, v.value, v.timestamp, v.step FROM (VALUES ${rows.join(", ")}) AS v (key, value, timestamp, step)
+       RETURNING id, key, value, timestamp, step
+     ),
+     latest AS (SELECT DISTINCT ON (key) key, value, timestamp, step FROM inserted ORDER BY key, timestamp DESC, value DESC, id),
+     last AS (SELECT DISTINCT ON (key) key, value, timestamp, step, id FROM inserted ORDER BY key, id DESC)
+     INSERT INTO latest_metrics AS t (run_uuid, key, value, timestamp, step, last_value, last_timestamp, last_step, last_id)
+     SELECT ?, latest.key, latest.value, latest.timestamp, latest.step, last.value, last.timestamp, last.step, last.id
+     FROM latest JOIN last ON last.key = latest.key
      ON CONFLICT (run_uuid, key) DO UPDATE SET
        value = CASE WHEN (excluded.timestamp, excluded.value) > (t.timestamp, t.value) THEN excluded.value ELSE t.value END,
        step = CASE WHEN (excluded.timestamp, excluded.value) > (t.timestamp, t.value) THEN excluded.step ELSE t.step END,
@@ -143,27 +135,36 @@ export async function insertMetrics(db: Knex, runId: string, metrics: MetricReco
        last_timestamp = CASE WHEN excluded.last_id > t.last_id THEN excluded.last_timestamp ELSE t.last_timestamp END,
        last_step = CASE WHEN excluded.last_id > t.last_id THEN excluded.last_step ELSE t.last_step END,
        last_id = GREATEST(t.last_id, excluded.last_id)`,
-    [JSON.stringify(rows.map(jsonSafeMetricRow))],
+    bindings,
   );
 }
 
-/** JSON has no NaN/Infinity: send them as strings, which PostgreSQL's float8 input accepts. */
-function jsonSafeMetricRow<T extends { value: number; last_value: number }>(row: T) {
-  const safe = (v: number) => (Number.isFinite(v) ? v : String(v));
-  return { ...row, value: safe(row.value), last_value: safe(row.last_value) };
-}
+/** Rows per query when reading a metric's history (see metricHistoryPages). */
+export const METRIC_HISTORY_PAGE_ROWS = 5000;
 
-/** Revision C's order: later timestamp wins; at equal timestamps the larger value (NaN largest). */
-function isLater(a: MetricRecord, b: MetricRecord): boolean {
-  if (a.timestamp !== b.timestamp) return a.timestamp > b.timestamp;
-  if (Number.isNaN(a.value)) return !Number.isNaN(b.value);
-  if (Number.isNaN(b.value)) return false;
-  return a.value > b.value;
-}
-
-export async function metricHistory(db: Knex, runId: string, key: string): Promise<MetricRecord[]> {
-  const rows = await db("metrics").select("key", "value", "timestamp", "step").where({ run_uuid: runId, key }).orderBy("id");
-  return rows.map((r: MetricRecord) => toMetric(r.key, r.value, r.timestamp, r.step));
+/**
+ * Every value of one metric of a run in insertion order, read in keyset pages (`id > last id`,
+ * on the index (run_uuid, key, id)), so a long history is never held in memory at once and no
+ * connection is held between pages. Values logged while the pages are read may be included.
+ */
+export async function* metricHistoryPages(
+  db: Knex,
+  runId: string,
+  key: string,
+  pageRows: number = METRIC_HISTORY_PAGE_ROWS,
+): AsyncGenerator<MetricRecord[], void, undefined> {
+  let afterId = 0;
+  for (;;) {
+    const rows: Array<MetricRecord & { id: number }> = await db("metrics")
+      .select("id", "key", "value", "timestamp", "step")
+      .where({ run_uuid: runId, key })
+      .andWhere("id", ">", afterId)
+      .orderBy("id")
+      .limit(pageRows);
+    if (rows.length > 0) yield rows.map((r) => toMetric(r.key, r.value, r.timestamp, r.step));
+    if (rows.length < pageRows) return;
+    afterId = Number(rows[rows.length - 1].id);
+  }
 }
 
 /** Runs of an experiment for experiments/get, newest first, bounded. */

@@ -29,6 +29,8 @@ const valid = (value: unknown, type: SortValueType) =>
  * against the types of the order's columns. Anything else is INVALID_PARAMETER_VALUE.
  */
 export function decodeKeysetToken(token: string, search: string, order: string, types: readonly SortValueType[]): SortValue[] {
+  // Buffer decoding is lenient (it skips foreign characters); only a canonical token is accepted.
+  if (!/^[A-Za-z0-9_-]+$/.test(token) || Buffer.from(token, "base64url").toString("base64url") !== token) throw invalidParameter("Invalid page token");
   let parsed: unknown;
   try {
     parsed = JSON.parse(Buffer.from(token, "base64url").toString("utf8"));

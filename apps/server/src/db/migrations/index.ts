@@ -1,6 +1,7 @@
 import type { Knex } from "knex";
 import * as initial from "./0001_initial.js";
 import * as registry from "./0002_registry.js";
+import * as performanceIndexes from "./0003_performance.js";
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -11,6 +12,7 @@ interface Migration {
 const migrations: ReadonlyArray<[string, Migration]> = [
   ["0001_initial", initial],
   ["0002_registry", registry],
+  ["0003_performance", performanceIndexes],
 ];
 
 /** A static migration source, so the compiled server needs no file-system globbing. */

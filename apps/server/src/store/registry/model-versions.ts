@@ -24,7 +24,9 @@ export async function allocateVersion(db: Knex, name: string, now: number): Prom
 export async function insertModelVersion(db: Knex, row: ModelVersionRow, tags: KeyValue[]): Promise<void> {
   await db("model_versions").insert(row);
   if (tags.length > 0) {
-    await db("model_version_tags").insert(tags.map((t) => ({ name: row.name, version: row.version, key: t.key, value: t.value })));
+    // A key given twice keeps its last value (a plain insert would break the primary key).
+    const unique = [...new Map(tags.map((t) => [t.key, t])).values()];
+    await db("model_version_tags").insert(unique.map((t) => ({ name: row.name, version: row.version, key: t.key, value: t.value })));
   }
 }
 

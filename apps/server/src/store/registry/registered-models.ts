@@ -9,7 +9,9 @@ import { toRegisteredModel, type RegisteredModelRow } from "./rows.js";
 
 export async function insertRegisteredModel(db: Knex, row: Omit<RegisteredModelRow, "next_version">, tags: KeyValue[]): Promise<void> {
   await db("registered_models").insert(row);
-  if (tags.length > 0) await db("registered_model_tags").insert(tags.map((t) => ({ name: row.name, key: t.key, value: t.value })));
+  // A key given twice keeps its last value (a plain insert would break the primary key).
+  const unique = [...new Map(tags.map((t) => [t.key, t])).values()];
+  if (unique.length > 0) await db("registered_model_tags").insert(unique.map((t) => ({ name: row.name, key: t.key, value: t.value })));
 }
 
 export async function findRegisteredModelRow(db: Knex, name: string, forUpdate = false): Promise<RegisteredModelRow | undefined> {

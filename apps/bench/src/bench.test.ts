@@ -1,0 +1,59 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { runBench } from "./bench.js";
+import { writeReport } from "./main.js";
+import { SERVER_CLI } from "./paths.js";
+import { postgresInstalled } from "./postgres.js";
+import { checkTargets, consoleReport } from "./report.js";
+
+// The whole harness in quick mode (tiny dataset, 1 s a side): cluster, seed, server, capture,
+// HTTP and raw load, 1 vs 2 workers, report. Needs PostgreSQL's binaries and the built server.
+const runnable = postgresInstalled() && fs.existsSync(SERVER_CLI);
+
+describe.skipIf(!runnable)("pnpm bench --quick", () => {
+  it("measures every scenario over HTTP and raw SQL and writes the report", async () => {
+    const lines: string[] = [];
+    const result = await runBench({ quick: true, log: (line) => lines.push(line) });
+    expect(result.results.map((r) => r.scenario.name)).toEqual([
+      "log-metric",
+      "log-batch",
+      "runs/get",
+      "metrics/get-history",
+      "runs/search",
+      "experiments/search",
+      "model-versions/search",
+    ]);
+    for (const r of result.results) {
+      expect(r.tracker.errors, `${r.scenario.name}: ${r.firstError}`).toBe(0);
+      expect(r.raw.errors, `${r.scenario.name}: ${r.firstError}`).toBe(0);
+      expect(r.tracker.requestsPerSecond, r.scenario.name).toBeGreaterThan(0);
+      expect(r.raw.requestsPerSecond, r.scenario.name).toBeGreaterThan(0);
+      expect(r.tracker.p99).toBeGreaterThanOrEqual(r.tracker.p50);
+      expect(r.rss.peakBytes).toBeGreaterThan(0);
+      expect(r.statements.length).toBeGreaterThan(0);
+    }
+    // The raw side replays what the server issued: a transaction with the multi-row INSERT.
+    const batch = result.results.find((r) => r.scenario.name === "log-batch")!;
+    expect(batch.statements).toMatch(/BEGIN/);
+    expect(batch.statements).toMatch(/insert into "?metrics"? \(run_uuid/i);
+    expect(batch.statements).toMatch(/VALUES \(\$\d+/);
+    expect(result.explain?.plan).toMatch(/Execution Time/);
+    expect(result.scale.find((s) => s.name === "runs/search")?.byWorkers.map((w) => w.workers)).toEqual([1, 2]);
+
+    const checks = checkTargets(result);
+    expect(checks.map((c) => c.target).join("\n")).toMatch(/log-batch ingest/);
+    expect(consoleReport(result)).toMatch(/runs\/search/);
+    const out = fs.mkdtempSync(path.join(os.tmpdir(), "tracker-bench-report-"));
+    try {
+      const files = writeReport(result, out, "pnpm bench --quick");
+      const markdown = fs.readFileSync(files[0], "utf8");
+      expect(markdown).toMatch(/Load average at start/);
+      expect(markdown).toMatch(/\| runs\/search \|/);
+      expect(fs.readFileSync(path.join(out, "benchmarks", "explain-runs-search.txt"), "utf8")).toMatch(/Execution Time/);
+    } finally {
+      fs.rmSync(out, { recursive: true, force: true });
+    }
+  }, 120_000);
+});

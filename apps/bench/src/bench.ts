@@ -1,0 +1,237 @@
+import { execFile } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import pg from "pg";
+import { describe, withStatementLog, type CapturedRequest } from "./capture.js";
+import { httpLoad, rawLoad, summarize, type Summary } from "./load.js";
+import { machineInfo, type MachineInfo } from "./machine.js";
+import { STARTUP_BENCH } from "./paths.js";
+import { startCluster, type Cluster } from "./postgres.js";
+import { scenarios as defineScenarios, type Scenario } from "./scenarios.js";
+import { seed } from "./seed.js";
+import { measureCpu, runCli, sampleRss, startServer, type CpuReport, type RssReport } from "./server-process.js";
+import { FULL, FULL_LOAD, QUICK, QUICK_LOAD, type Load, type Sizes } from "./settings.js";
+
+const execFileAsync = promisify(execFile);
+
+// pg returns int8 as strings; the server parses them as numbers, so the raw side does too.
+pg.types.setTypeParser(pg.types.builtins.INT8, (v: string) => Number(v));
+
+export interface BenchOptions {
+  quick: boolean;
+  /** Only the scenarios whose names contain one of these strings. */
+  only?: string[];
+  /** Overrides of the load settings (seconds per side, start-up runs, worker counts). */
+  load?: Partial<Load>;
+  log?: (line: string) => void;
+}
+
+export interface ScenarioResult {
+  scenario: Pick<Scenario, "name" | "description" | "connections" | "rowsPerRequest">;
+  tracker: Summary;
+  raw: Summary;
+  rss: RssReport;
+  /** 1-minute load average of the machine when the scenario's measured HTTP run started. */
+  loadAverage: number;
+  /** CPU during the HTTP run (tracker) and the raw run, in percent of one core. */
+  cpu: CpuReport;
+  rawCpu: CpuReport;
+  statements: string;
+  firstError?: string;
+}
+
+export interface ScaleResult {
+  name: string;
+  connections: number;
+  byWorkers: Array<{ workers: number; summary: Summary; rss: RssReport; cpu: CpuReport; loadAverage: number }>;
+}
+
+export interface StartupResult {
+  runs: number;
+  fresh: { median: number; min: number; max: number };
+  existing: { median: number; min: number; max: number };
+}
+
+export interface BenchResult {
+  quick: boolean;
+  sizes: Sizes;
+  load: Load;
+  machine: MachineInfo;
+  postgresVersion: string;
+  startedAt: Date;
+  finishedAt: Date;
+  loadAverageEnd: number[];
+  seedSeconds: number;
+  results: ScenarioResult[];
+  scale: ScaleResult[];
+  explain?: { sql: string; params: Array<string | null>; plan: string };
+  startup?: StartupResult;
+}
+
+export async function runBench(options: BenchOptions): Promise<BenchResult> {
+  const log = options.log ?? ((line: string) => process.stdout.write(`${line}\n`));
+  const sizes = options.quick ? QUICK : FULL;
+  const load: Load = { ...(options.quick ? QUICK_LOAD : FULL_LOAD), ...options.load };
+  const startedAt = new Date();
+  const machine = await machineInfo();
+  log(`machine: ${machine.cpus} CPUs (${machine.cpuModel}), ${(machine.memoryBytes / 2 ** 30).toFixed(1)} GiB, load average ${machine.loadAverage.map((x) => x.toFixed(2)).join(" ")}`);
+
+  const cluster = await startCluster();
+  log(`PostgreSQL ${cluster.version} at ${cluster.url.replace(/\/\/[^@]*@/, "//")}`);
+  const servers: Array<{ stop(): Promise<void> }> = [];
+  try {
+    await runCli(["db", "migrate", "--backend-store-uri", cluster.url], { DATABASE_URL: "" });
+    log("seeding (direct SQL):");
+    const seedStarted = performance.now();
+    const pick = (name: string) => !options.only?.length || options.only.some((o) => name.includes(o));
+    const data = await seed(cluster.url, sizes, log, { searchRuns: pick("runs/search") });
+    const seedSeconds = (performance.now() - seedStarted) / 1000;
+    const chosen = defineScenarios(data, sizes).filter((s) => pick(s.name));
+
+    let server = await startServer(cluster.url, 1);
+    servers.push(server);
+    log(`tracker server (1 worker) at ${server.url}`);
+
+    const results: ScenarioResult[] = [];
+    const captured = new Map<string, CapturedRequest>();
+    for (const s of chosen) {
+      log(`\n${s.name}: ${s.description}; ${s.connections} connections`);
+      await httpLoad(server.url, s.connections, load.warmupSeconds, (n) => s.request(n + 1_000_000));
+      // After the warm-up (the server's pool is as it is under load), one request with
+      // PostgreSQL logging the server's statements: the raw side replays them.
+      const request = await captureRequest(cluster, server.url, s);
+      captured.set(s.name, request);
+      log(`  server SQL per request: ${request.sessions.map((x) => x.length).reduce((a, b) => a + b, 0)} statements on ${request.sessions.length} connection(s)`);
+      const loadAverage = os.loadavg()[0];
+      const sampler = sampleRss(server.pids());
+      const cpuMeter = measureCpu(server.pids, cluster.postmasterPid);
+      const http = await httpLoad(server.url, s.connections, load.seconds, (n) => s.request(n));
+      const cpu = cpuMeter.stop();
+      const rss = sampler.stop();
+      const tracker = summarize(http);
+      log(`  tracker: ${fmtSummary(tracker)} (load average ${loadAverage.toFixed(2)}); RSS ${mib(rss.startBytes)} -> peak ${mib(rss.peakBytes)}; ${fmtCpu(cpu)}`);
+
+      const pool = new pg.Pool({ connectionString: cluster.url, max: s.connections * request.sessions.length });
+      try {
+        await rawLoad(pool, s.connections, load.warmupSeconds, request, (n) => s.substitutions(n + 1_000_000));
+        const rawCpuMeter = measureCpu(() => [], cluster.postmasterPid);
+        const rawResult = await rawLoad(pool, s.connections, load.seconds, request, s.substitutions);
+        const rawCpu = rawCpuMeter.stop();
+        const raw = summarize(rawResult);
+        log(`  raw:     ${fmtSummary(raw)}; ${fmtCpu(rawCpu)}`);
+        results.push({
+          scenario: { name: s.name, description: s.description, connections: s.connections, rowsPerRequest: s.rowsPerRequest },
+          tracker,
+          raw,
+          rss,
+          loadAverage,
+          cpu,
+          rawCpu,
+          statements: describe(request),
+          firstError: http.firstError ?? rawResult.firstError,
+        });
+        if (http.firstError) log(`  first HTTP error: ${http.firstError}`);
+        if (rawResult.firstError) log(`  first raw error: ${rawResult.firstError}`);
+      } finally {
+        await pool.end();
+      }
+    }
+
+    // EXPLAIN ANALYZE of the search statement the server issued.
+    let explain: BenchResult["explain"];
+    const search = captured.get("runs/search");
+    if (search) {
+      const statement = search.sessions.flat().find((st) => /from "runs"/i.test(st.sql) && /order by/i.test(st.sql));
+      if (statement) {
+        const client = new pg.Client({ connectionString: cluster.url });
+        await client.connect();
+        try {
+          const res = await client.query({ text: `EXPLAIN (ANALYZE, BUFFERS) ${statement.sql}`, values: statement.params ?? [] });
+          explain = { sql: statement.sql, params: statement.params ?? [], plan: res.rows.map((r) => r["QUERY PLAN"]).join("\n") };
+        } finally {
+          await client.end();
+        }
+      }
+    }
+
+    await server.stop();
+    servers.pop();
+
+    // Horizontal scale: the same HTTP load on 1 and N worker processes over one database.
+    const scale: ScaleResult[] = chosen
+      .filter((s) => s.scale)
+      .map((s) => {
+        const r = results.find((x) => x.scenario.name === s.name)!;
+        return { name: s.name, connections: s.connections, byWorkers: [{ workers: 1, summary: r.tracker, rss: r.rss, cpu: r.cpu, loadAverage: r.loadAverage }] };
+      });
+    for (const workers of load.workerCounts.filter((w) => w > 1)) {
+      server = await startServer(cluster.url, workers);
+      servers.push(server);
+      log(`\ntracker server (${workers} workers) at ${server.url}`);
+      for (const s of chosen.filter((x) => x.scale)) {
+        await httpLoad(server.url, s.connections, load.warmupSeconds, (n) => s.request(n + 2_000_000));
+        const loadAverage = os.loadavg()[0];
+        const sampler = sampleRss(server.pids());
+        const cpuMeter = measureCpu(server.pids, cluster.postmasterPid);
+        const summary = summarize(await httpLoad(server.url, s.connections, load.seconds, (n) => s.request(n + 3_000_000)));
+        const cpu = cpuMeter.stop();
+        const rss = sampler.stop();
+        log(`  ${s.name}: ${fmtSummary(summary)} (load average ${loadAverage.toFixed(2)}); ${fmtCpu(cpu)}`);
+        scale.find((x) => x.name === s.name)!.byWorkers.push({ workers, summary, rss, cpu, loadAverage });
+      }
+      await server.stop();
+      servers.pop();
+    }
+
+    let startup: StartupResult | undefined;
+    if (load.startupRuns > 0) {
+      log(`\nstart-up (embedded PGlite, ${load.startupRuns} runs): ${path.relative(process.cwd(), STARTUP_BENCH)}`);
+      const jsonFile = path.join(os.tmpdir(), `tracker-startup-${process.pid}.json`);
+      const { stdout } = await execFileAsync(process.execPath, [STARTUP_BENCH, String(load.startupRuns)], {
+        env: { ...process.env, BENCH_JSON: jsonFile },
+      });
+      log(stdout.trimEnd().replace(/^/gm, "  "));
+      startup = JSON.parse(fs.readFileSync(jsonFile, "utf8")) as StartupResult;
+      fs.rmSync(jsonFile, { force: true });
+    }
+
+    return {
+      quick: options.quick,
+      sizes,
+      load,
+      machine,
+      postgresVersion: cluster.version,
+      startedAt,
+      finishedAt: new Date(),
+      loadAverageEnd: os.loadavg(),
+      seedSeconds,
+      results,
+      scale,
+      explain,
+      startup,
+    };
+  } finally {
+    for (const s of servers) await s.stop().catch(() => undefined);
+    await cluster.stop();
+  }
+}
+
+async function captureRequest(cluster: Cluster, url: string, s: Scenario): Promise<CapturedRequest> {
+  const req = s.request(0);
+  return withStatementLog(cluster.url, cluster.logFile, async () => {
+    const res = await fetch(url + req.path, {
+      method: req.method,
+      body: req.body,
+      headers: req.body ? { "content-type": "application/json" } : {},
+    });
+    const text = await res.text();
+    if (res.status !== 200) throw new Error(`${s.name}: HTTP ${res.status}: ${text.slice(0, 500)}`);
+  });
+}
+
+const fmtCpu = (c: CpuReport) => `CPU server ${c.server.toFixed(0)}%, postgres ${c.postgres.toFixed(0)}%, bench ${c.bench.toFixed(0)}%`;
+const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(0)} MiB`;
+const fmtSummary = (s: Summary) =>
+  `${s.requestsPerSecond.toFixed(1)} req/s, p50 ${s.p50.toFixed(2)} ms, p99 ${s.p99.toFixed(2)} ms${s.errors ? `, ${s.errors} errors` : ""}`;

@@ -1,0 +1,160 @@
+import { createHash, timingSafeEqual } from "node:crypto";
+import { isUtf8 } from "node:buffer";
+import type { IncomingMessage, Server } from "node:http";
+import type { Duplex } from "node:stream";
+import type { RequestHandler } from "express";
+import helmet from "helmet";
+import { sendError } from "./error-handler.js";
+
+/**
+ * Request hardening shared by every revision: security headers, the optional bearer token
+ * (TRACKER_AUTH_TOKEN), a UTF-8 check of JSON bodies and a ban on NUL characters in any input.
+ */
+
+/**
+ * Security headers (helmet) for a JSON API that also streams artifact files: nothing served here
+ * may run scripts, load resources or be framed, whatever its content type.
+ */
+export function securityHeaders(): RequestHandler {
+  return helmet({
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"], baseUri: ["'none'"], formAction: ["'none'"] },
+    },
+    // Artifacts and API answers are for this origin's clients, not for embedding elsewhere.
+    crossOriginResourcePolicy: { policy: "same-origin" },
+    referrerPolicy: { policy: "no-referrer" },
+    xFrameOptions: { action: "deny" },
+  }) as RequestHandler;
+}
+
+/** Paths that stay open when authentication is on: the liveness probe of load balancers. */
+export const OPEN_PATHS: ReadonlySet<string> = new Set(["/health", "/health/"]);
+
+const digest = (text: string): Buffer => createHash("sha256").update(text, "utf8").digest();
+
+/** Compares two secrets in time that does not depend on where they differ (or on their lengths). */
+export function tokensMatch(given: string, expected: string): boolean {
+  return timingSafeEqual(digest(given), digest(expected));
+}
+
+/**
+ * Optional bearer-token authentication. Without a token every request passes. With one, every
+ * request except OPEN_PATHS must carry `Authorization: Bearer <token>`; anything else is answered
+ * 401 UNAUTHENTICATED (with `WWW-Authenticate: Bearer`) before its body is read.
+ */
+export function bearerAuth(token: string | undefined): RequestHandler {
+  const expected = token?.trim();
+  if (!expected) return (_req, _res, next) => next();
+  return (req, res, next) => {
+    if (OPEN_PATHS.has(req.path)) {
+      next();
+      return;
+    }
+    const header = req.headers.authorization;
+    const match = header === undefined ? null : /^Bearer[ \t]+(.*)$/i.exec(header);
+    const given = match?.[1]?.trim() ?? "";
+    // Always hash and compare, so a missing header costs the same as a wrong one.
+    const ok = tokensMatch(given, expected) && match !== null && given !== "";
+    if (ok) {
+      next();
+      return;
+    }
+    res.setHeader("WWW-Authenticate", header === undefined ? 'Bearer realm="tracker"' : 'Bearer realm="tracker", error="invalid_token"');
+    sendError(
+      res,
+      "UNAUTHENTICATED",
+      header === undefined
+        ? "Authentication required: send the header 'Authorization: Bearer <token>'"
+        : "Invalid credentials: the Authorization header does not carry the server's bearer token",
+    );
+  };
+}
+
+/** The error body-parser reports when verifyUtf8 refuses a body (mapped to 400 BAD_REQUEST). */
+export class InvalidUtf8Error extends Error {
+  readonly status = 400;
+  readonly type = "encoding.invalid.utf8";
+  constructor() {
+    super("Request body is not valid UTF-8");
+  }
+}
+
+/**
+ * `verify` hook of express.json: a body declared (or defaulted) as UTF-8 must be valid UTF-8, so
+ * invalid byte sequences are refused instead of being turned silently into U+FFFD.
+ */
+export function verifyUtf8(_req: IncomingMessage, _res: unknown, buf: Buffer, encoding: string): void {
+  if (/^utf-?8$/i.test(encoding) && !isUtf8(buf)) throw new InvalidUtf8Error();
+}
+
+/**
+ * Walks a parsed JSON value or query object (iteratively: deeply nested bodies cannot overflow the
+ * stack) and returns where the first NUL character is, as a field path (`tags.0.value`), or
+ * undefined. On the way it rewrites numbers too large for a double (JSON `1e400`, which JSON.parse
+ * turns into Infinity) as the strings "Infinity" / "-Infinity": protobuf's JSON mapping for those
+ * values, which the schemas accept where a double may be infinite and refuse everywhere else.
+ */
+export function inspectJsonValues(root: unknown): string | undefined {
+  const stack: Array<{ value: unknown; path: string }> = [{ value: root, path: "" }];
+  const join = (base: string, key: string) => (base ? `${base}.${key}` : key);
+  while (stack.length > 0) {
+    const { value, path } = stack.pop()!;
+    if (typeof value === "string") {
+      if (value.includes("\u0000")) return path || "body";
+    } else if (Array.isArray(value)) {
+      for (let i = value.length - 1; i >= 0; i--) {
+        if (typeof value[i] === "number" && !Number.isFinite(value[i])) value[i] = String(value[i]);
+        stack.push({ value: value[i], path: join(path, String(i)) });
+      }
+    } else if (value !== null && typeof value === "object") {
+      const record = value as Record<string, unknown>;
+      for (const key of Object.keys(record)) {
+        if (key.includes("\u0000")) return join(path, key.replace(/\u0000/g, "\\u0000"));
+        if (typeof record[key] === "number" && !Number.isFinite(record[key])) record[key] = String(record[key]);
+        stack.push({ value: record[key], path: join(path, key) });
+      }
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Refuses any request whose query string or body contains a NUL character: PostgreSQL cannot
+ * store one in text, and no file-system path or name may hold one. 400 INVALID_PARAMETER_VALUE.
+ * (Also normalises overflowing numbers, see inspectJsonValues.)
+ */
+export function rejectNulCharacters(): RequestHandler {
+  return (req, res, next) => {
+    const where = inspectJsonValues(req.query) ?? inspectJsonValues(req.body);
+    if (where === undefined) {
+      next();
+      return;
+    }
+    sendError(res, "INVALID_PARAMETER_VALUE", `Invalid value for '${where}': it contains a NUL character`);
+  };
+}
+
+/**
+ * Answers requests Node's HTTP parser refuses before Express sees them (request line or headers
+ * over 16 KB, malformed HTTP) with the API's JSON error body instead of Node's bare status line.
+ */
+export function answerClientErrors(server: Server): void {
+  server.on("clientError", (err: NodeJS.ErrnoException, socket: Duplex) => {
+    if (err.code === "ECONNRESET" || !socket.writable) {
+      socket.destroy();
+      return;
+    }
+    const message =
+      err.code === "HPE_HEADER_OVERFLOW"
+        ? "The request line or headers are larger than the limit of 16 KB"
+        : err.code === "ERR_HTTP_REQUEST_TIMEOUT"
+          ? "The request was not received in time"
+          : "Malformed HTTP request";
+    const body = JSON.stringify({ error_code: "BAD_REQUEST", message });
+    socket.end(
+      "HTTP/1.1 400 Bad Request\r\nContent-Type: application/json; charset=utf-8\r\nX-Content-Type-Options: nosniff\r\n" +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  });
+}
