@@ -1,4 +1,5 @@
 import express, { type Express, type RequestHandler } from "express";
+import { docsDirectory } from "@tracker/api-docs";
 import * as OpenApiValidator from "express-openapi-validator";
 import { pinoHttp } from "pino-http";
 import type { Logger } from "../logging/logger.js";
@@ -62,6 +63,16 @@ export function createApp({ services, logger, handlers }: AppOptions): Express {
   app.disable("x-powered-by");
   // qs parsing: `k=a&k=b`, `k[]=a` and `k[0]=a` all give arrays.
   app.set("query parser", "extended");
+  // The rendered API reference (Redoc pages with inline scripts): its own, looser policy.
+  app.use(
+    "/docs",
+    (_req, res, next) => {
+      res.setHeader("Content-Security-Policy", "default-src 'self'; script-src 'self' 'unsafe-inline' blob:; style-src 'self' 'unsafe-inline'; img-src 'self' data:; worker-src blob:; font-src 'self' data:");
+      res.setHeader("X-Content-Type-Options", "nosniff");
+      next();
+    },
+    express.static(docsDirectory(), { extensions: ["html"] }),
+  );
   app.use(securityHeaders());
   app.use(
     pinoHttp({
