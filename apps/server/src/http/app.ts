@@ -1,5 +1,4 @@
 import express, { type Express, type RequestHandler } from "express";
-import { docsDirectory } from "@tracker/api-docs";
 import * as OpenApiValidator from "express-openapi-validator";
 import { pinoHttp } from "pino-http";
 import type { Logger } from "../logging/logger.js";
@@ -8,7 +7,7 @@ import { errorHandler, sendError } from "./error-handler.js";
 import type { HandlerTable } from "./operation-handler.js";
 import { normaliseRequest } from "./request-normalisation.js";
 import { searchByGet } from "./get-as-post.js";
-import { REVISION_ORDER, specPath, type Revision } from "./revisions.js";
+import { docsDirectory, REVISION_ORDER, specPath, type Revision } from "./revisions.js";
 import { bearerAuth, rejectNulCharacters, securityHeaders, verifyUtf8 } from "./security.js";
 
 export interface AppOptions {

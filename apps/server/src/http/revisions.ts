@@ -1,4 +1,5 @@
 import { createRequire } from "node:module";
+import path from "node:path";
 
 /** The three revisions of the API. */
 export type Revision = "a" | "b" | "c";
@@ -18,4 +19,9 @@ const require = createRequire(import.meta.url);
  */
 export function specPath(revision: Revision): string {
   return require.resolve(`@tracker/spec/dist/rev-${revision}.json`);
+}
+
+/** Folder of the rendered API reference pages (built by @tracker/api-docs into its dist/). */
+export function docsDirectory(): string {
+  return path.dirname(require.resolve("@tracker/api-docs/dist/index.html"));
 }
