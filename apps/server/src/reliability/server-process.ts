@@ -1,14 +1,15 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
-import { fileURLToPath } from "node:url";
+import { CLI, freePort } from "../testing/cli-process.js";
 
 /**
  * The real `tracker server` as a separate process (the built CLI, dist/cli.js), for tests that
  * must watch the process itself: signals, exit codes, survival of database faults.
  */
 
-export const CLI_PATH = fileURLToPath(new URL("../../dist/cli.js", import.meta.url));
+export const CLI_PATH = CLI;
+export { freePort };
 
 export interface ServerProcess {
   url: string;
@@ -21,18 +22,6 @@ export interface ServerProcess {
   alive(): boolean;
   /** SIGKILL if still running (cleanup only). */
   kill(): void;
-}
-
-/** A TCP port nothing listens on right now. */
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once("error", reject);
-    srv.listen(0, "127.0.0.1", () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
 }
 
 /** Starts `node dist/cli.js server --port <free> ...args` and waits until it listens. */
