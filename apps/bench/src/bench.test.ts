@@ -4,7 +4,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { runBench } from "./bench.js";
 import { writeReport } from "./main.js";
-import { SERVER_CLI } from "./paths.js";
+import { CLI as SERVER_CLI } from "@tracker/testing";
 import { postgresInstalled } from "./postgres.js";
 import { checkTargets, consoleReport } from "./report.js";
 

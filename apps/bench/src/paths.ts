@@ -4,7 +4,5 @@ import { fileURLToPath } from "node:url";
 const here = path.dirname(fileURLToPath(import.meta.url));
 
 export const REPO_ROOT = path.resolve(here, "..", "..", "..");
-/** The built server CLI (`pnpm --filter @tracker/server build`). */
-export const SERVER_CLI = path.join(REPO_ROOT, "apps", "server", "dist", "cli.js");
 export const STARTUP_BENCH = path.join(REPO_ROOT, "apps", "server", "scripts", "startup-bench.mjs");
 export const DOCS_DIR = path.join(REPO_ROOT, "docs");

@@ -1,28 +1,15 @@
-import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { SERVER_CLI } from "./paths.js";
+import { runCli as runTrackerCli, startServerProcess, type ServerProcess as TrackerProcess } from "@tracker/testing";
 
 /** `tracker server` as users run it (the built CLI), in its own process(es). */
 export interface ServerProcess {
   url: string;
-  child: ChildProcess;
+  child: TrackerProcess["child"];
   /** The primary's pid and its workers' (node:cluster children). */
   pids(): number[];
   stop(): Promise<void>;
-}
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once("error", reject);
-    srv.listen(0, "127.0.0.1", () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
 }
 
 function childPids(parent: number): number[] {
@@ -41,47 +28,31 @@ function childPids(parent: number): number[] {
   return found;
 }
 
-/** Runs the CLI to completion (db migrate). */
-export function runCli(args: string[], env: NodeJS.ProcessEnv): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [SERVER_CLI, ...args], { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
-    let output = "";
-    child.stdout.on("data", (d) => (output += d));
-    child.stderr.on("data", (d) => (output += d));
-    child.on("exit", (code) => (code === 0 ? resolve() : reject(new Error(`tracker ${args.join(" ")} exited ${code}:\n${output}`))));
-  });
+/** Runs the CLI to completion (db migrate); throws when it fails. */
+export async function runCli(args: string[], env: NodeJS.ProcessEnv): Promise<void> {
+  const run = await runTrackerCli(args, env, 600_000);
+  if (run.code !== 0) throw new Error(`tracker ${args.join(" ")} exited ${run.code}:\n${run.stdout}${run.stderr}`);
 }
 
 export async function startServer(databaseUrl: string, workers: number): Promise<ServerProcess> {
-  if (!fs.existsSync(SERVER_CLI)) throw new Error(`${SERVER_CLI} is missing: run pnpm --filter @tracker/server build`);
-  const port = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "tracker-bench-server-"));
-  const child = spawn(
-    process.execPath,
-    [SERVER_CLI, "server", "--port", String(port), "--backend-store-uri", databaseUrl, "--workers", String(workers)],
-    {
-      // Request logging off (warn): the raw side logs nothing either.
-      env: { ...process.env, DATABASE_URL: "", LOG_LEVEL: "warn", TRACKER_DATA_DIR: dataDir },
-      stdio: ["ignore", "pipe", "pipe"],
-    },
-  );
-  let output = "";
-  child.stdout?.on("data", (d) => (output = (output + d).slice(-20_000)));
-  child.stderr?.on("data", (d) => (output = (output + d).slice(-20_000)));
-  const url = `http://127.0.0.1:${port}`;
-  const pid = child.pid!;
+  // Request logging off (warn, the default of startServerProcess): the raw side logs nothing either.
+  const server = await startServerProcess(["--backend-store-uri", databaseUrl, "--workers", String(workers)], {
+    env: { TRACKER_DATA_DIR: dataDir, TRACKER_WORKERS: String(workers) },
+  });
+  const pid = server.child.pid!;
   const pids = () => (workers > 1 ? [pid, ...childPids(pid)] : [pid]);
   const started = performance.now();
   let healthy = 0;
   // Ready when every worker is up and /health answered a few times in a row.
   while (healthy < 3 * workers) {
-    if (child.exitCode !== null) throw new Error(`tracker server exited with ${child.exitCode}:\n${output}`);
+    if (!server.alive()) throw new Error(`tracker server exited:\n${server.output()}`);
     if (performance.now() - started > 60_000) {
-      child.kill("SIGKILL");
-      throw new Error(`tracker server not ready after 60 s:\n${output}`);
+      server.kill();
+      throw new Error(`tracker server not ready after 60 s:\n${server.output()}`);
     }
     try {
-      const res = await fetch(`${url}/health`);
+      const res = await fetch(`${server.url}/health`);
       await res.arrayBuffer();
       healthy = res.status === 200 && pids().length === (workers > 1 ? workers + 1 : 1) ? healthy + 1 : 0;
     } catch {
@@ -90,16 +61,11 @@ export async function startServer(databaseUrl: string, workers: number): Promise
     await new Promise((r) => setTimeout(r, healthy > 0 ? 50 : 100));
   }
   return {
-    url,
-    child,
+    url: server.url,
+    child: server.child,
     pids,
     async stop() {
-      if (child.exitCode !== null) return;
-      const exited = new Promise((r) => child.once("exit", r));
-      child.kill("SIGTERM");
-      const timer = setTimeout(() => child.kill("SIGKILL"), 15_000);
-      await exited;
-      clearTimeout(timer);
+      await server.stop();
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };

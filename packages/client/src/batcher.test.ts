@@ -1,4 +1,4 @@
-import { startTestServer, testDatabases, type TestServer } from "@tracker/server/testing";
+import { startTestServer, testDatabases, type TestServer } from "@tracker/testing";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { RunBatcher, type BatchSink } from "./batcher.js";
 import { TrackerClient } from "./client.js";

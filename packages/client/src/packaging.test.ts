@@ -2,80 +2,27 @@
 // outside the workspace, type-check a small TypeScript program against the installed declarations
 // with tsc (NodeNext and Bundler resolution), compile it and run it against a tracker server started
 // as its own process, the way users start it.
-import { execFile, spawn, type ChildProcess } from "node:child_process";
+import { execFile } from "node:child_process";
 import fs from "node:fs";
 import { createRequire } from "node:module";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
+import { startServerProcess, type ServerProcess } from "@tracker/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const run = promisify(execFile);
 const packageDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const workspaceRoot = path.resolve(packageDir, "..", "..");
-const serverCli = path.join(workspaceRoot, "apps", "server", "dist", "cli.js");
 const tscBin = path.join(path.dirname(createRequire(path.join(packageDir, "package.json")).resolve("typescript/package.json")), "bin", "tsc");
 
 const PACKAGING_TIMEOUT_MS = 240_000;
 
-/** A port nobody listens on right now. */
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const address = probe.address();
-      const port = typeof address === "object" && address ? address.port : 0;
-      probe.close(() => resolve(port));
-    });
-  });
-}
-
-interface StartedServer {
-  url: string;
-  process: ChildProcess;
-  output: () => string;
-}
-
-/** `tracker server` as a separate process on a fresh data dir; resolves once /health answers. */
-async function startServerProcess(dataDir: string): Promise<StartedServer> {
-  if (!fs.existsSync(serverCli)) throw new Error(`${serverCli} is missing: run \`pnpm build\` (turbo builds the server before the client's tests)`);
-  const port = await freePort();
-  const env: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: "warn" };
+/** `tracker server` as a separate process on a fresh data dir, configured by its flags alone. */
+function startTracker(dataDir: string): Promise<ServerProcess> {
   // The flags alone decide: an embedded database in dataDir, no auth, default namespace.
-  for (const name of ["DATABASE_URL", "TRACKER_AUTH_TOKEN", "TRACKER_ARTIFACT_ROOT", "TRACKER_NAMESPACE", "TRACKER_DATA_DIR", "HOST", "PORT"]) delete env[name];
-  const child = spawn(process.execPath, [serverCli, "server", "--host", "127.0.0.1", "--port", String(port), "--backend-store-uri", dataDir], {
-    env,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let output = "";
-  child.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 90_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}:\n${output}`);
-    try {
-      if ((await fetch(`${url}/health`)).ok) return { url, process: child, output: () => output };
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  child.kill("SIGKILL");
-  throw new Error(`the server did not answer /health within 90 s:\n${output}`);
-}
-
-async function stopServerProcess(server: StartedServer | undefined): Promise<void> {
-  const child = server?.process;
-  if (!child || child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-  child.kill("SIGTERM");
-  const timer = setTimeout(() => child.kill("SIGKILL"), 10_000);
-  await exited;
-  clearTimeout(timer);
+  const unset = Object.fromEntries(["TRACKER_AUTH_TOKEN", "TRACKER_ARTIFACT_ROOT", "TRACKER_NAMESPACE", "TRACKER_DATA_DIR", "HOST", "PORT"].map((name) => [name, undefined]));
+  return startServerProcess(["--backend-store-uri", dataDir], { env: unset, timeoutMs: 90_000 });
 }
 
 /** The consumer program: written by a user who only has the published package. */
@@ -176,13 +123,13 @@ describe("the packed package", () => {
   let workDir: string;
   let tarball: string;
   let consumer: string;
-  let server: StartedServer | undefined;
-  let serverStart: Promise<StartedServer>;
+  let server: ServerProcess | undefined;
+  let serverStart: Promise<ServerProcess>;
 
   beforeAll(async () => {
     workDir = fs.mkdtempSync(path.join(os.tmpdir(), "tracker-client-packaging-"));
     // The server's data dir takes seconds to initialise: start it while packing and installing.
-    serverStart = startServerProcess(path.join(workDir, "server-data"));
+    serverStart = startTracker(path.join(workDir, "server-data"));
     serverStart.catch(() => undefined);
 
     const packed = await run("pnpm", ["pack", "--json", "--pack-destination", workDir], { cwd: packageDir });
@@ -199,7 +146,7 @@ describe("the packed package", () => {
   }, PACKAGING_TIMEOUT_MS);
 
   afterAll(async () => {
-    await stopServerProcess(server ?? (await serverStart?.catch(() => undefined)));
+    await (server ?? (await serverStart?.catch(() => undefined)))?.stop(10_000);
     if (workDir) fs.rmSync(workDir, { recursive: true, force: true });
   }, 30_000);
 
@@ -225,7 +172,7 @@ describe("the packed package", () => {
   it(
     "type-checks a TypeScript program against the installed package, compiles it and runs it against a server",
     async () => {
-      const started = server as StartedServer;
+      const started = server as ServerProcess;
       fs.writeFileSync(path.join(consumer, "src", "main.ts"), program(started.url));
       fs.writeFileSync(path.join(consumer, "tsconfig.json"), JSON.stringify(tsconfig("NodeNext"), null, 2));
       fs.writeFileSync(path.join(consumer, "tsconfig.bundler.json"), JSON.stringify({ ...tsconfig("Bundler"), compilerOptions: { ...tsconfig("Bundler").compilerOptions, noEmit: true } }, null, 2));

@@ -1,4 +1,4 @@
-import { startTestServer, testDatabases, type TestServer } from "@tracker/server/testing";
+import { startTestServer, testDatabases, type TestServer } from "@tracker/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createClient } from "./raw.js";
 import { createClient as createRevA } from "./rev-a.js";

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { startTestServer, testDatabases, type TestServer } from "@tracker/server/testing";
+import { startTestServer, testDatabases, type TestServer } from "@tracker/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TrackerClient } from "./client.js";
 import { trackerError } from "./testing/expect-error.js";

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createClient as createClientA } from "@tracker-ml/client/rev-a";
 import { createClient as createClientB } from "@tracker-ml/client/rev-b";
 import { createClient as createClientC } from "@tracker-ml/client/rev-c";
-import { testDatabases } from "@tracker/server/testing";
+import { testDatabases } from "@tracker/testing";
 import type { Revision } from "@tracker/spec";
 import { coverage, coverageTable } from "./harness/coverage.js";
 import { Recorder } from "./harness/recorder.js";

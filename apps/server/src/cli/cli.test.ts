@@ -3,8 +3,8 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { configFromFlags, workerCount } from "./options.js";
-import { backendStore, freePort, runCli, startServerProcess } from "../testing/cli-process.js";
-import { testDatabases } from "../testing/test-server.js";
+import { backendStore, freePort, runCli, startServerProcess } from "@tracker/testing";
+import { testDatabases } from "@tracker/testing";
 
 describe("tracker CLI: flags and environment", () => {
   it("takes every server flag, and flags win over environment variables", () => {

@@ -3,8 +3,8 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { backendStore, startServerProcess, type ServerProcess } from "../testing/cli-process.js";
-import { testDatabases } from "../testing/test-server.js";
+import { backendStore, startServerProcess, type ServerProcess } from "@tracker/testing";
+import { testDatabases } from "@tracker/testing";
 
 const script = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..", "scripts", "curl-session.sh");
 

@@ -2,8 +2,8 @@ import fs from "node:fs";
 import path from "node:path";
 import { createRequire } from "node:module";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { backendStore, startServerProcess, type ServerProcess } from "../testing/cli-process.js";
-import { testDatabases } from "../testing/test-server.js";
+import { backendStore, startServerProcess, type ServerProcess } from "@tracker/testing";
+import { testDatabases } from "@tracker/testing";
 
 /**
  * A real third-party MLflow client from the npm registry (`mlflow`), unchanged, against

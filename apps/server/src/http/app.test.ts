@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { call, startTestServer, testDatabases, type TestServer } from "../testing/test-server.js";
+import { call, startTestServer, testDatabases, type TestServer } from "@tracker/testing";
 
 describe.each(testDatabases())("server skeleton on %s", (kind) => {
   let server: TestServer;

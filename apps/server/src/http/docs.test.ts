@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestServer, type TestServer } from "../testing/test-server.js";
+import { startTestServer, type TestServer } from "@tracker/testing";
 
 describe("the API reference at /docs", () => {
   let server: TestServer;

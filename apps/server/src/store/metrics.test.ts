@@ -1,7 +1,7 @@
 import fc from "fast-check";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { MetricRecord } from "../core/model.js";
-import { startTestServer, testDatabases, trackingApi, type TestServer } from "../testing/test-server.js";
+import { testDatabases, trackingApi, useTestServer } from "@tracker/testing";
 import { insertMetrics, metricHistoryPages } from "./runs.js";
 
 /**
@@ -40,20 +40,16 @@ const metric = fc.record({
 });
 
 describe.each(testDatabases())("insertMetrics on %s", (kind) => {
-  let server: TestServer;
+  const suite = useTestServer(kind);
   let experimentId: string;
   beforeAll(async () => {
-    server = await startTestServer(kind);
-    experimentId = (await trackingApi(server.url).post<{ experiment_id: string }>("experiments/create", { name: "insert-metrics" })).body
+    experimentId = (await trackingApi(suite.url).post<{ experiment_id: string }>("experiments/create", { name: "insert-metrics" })).body
       .experiment_id;
-  });
-  afterAll(async () => {
-    await server?.dispose();
   });
 
   it("keeps latest_metrics as the rules say, for any sequence of batches", async () => {
-    const api = trackingApi(server.url);
-    const knex = server.database.knex;
+    const api = trackingApi(suite.url);
+    const knex = suite.server.database.knex;
     await fc.assert(
       fc.asyncProperty(fc.array(fc.array(metric, { minLength: 1, maxLength: 12 }), { minLength: 1, maxLength: 4 }), async (batches) => {
         const runId = (await api.post<{ run: { info: { run_id: string } } }>("runs/create", { experiment_id: experimentId })).body.run.info.run_id;

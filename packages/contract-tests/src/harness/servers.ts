@@ -1,5 +1,5 @@
-import { backendStore, startServerProcess, type ServerProcess } from "@tracker/server/testing/cli-process";
-import type { TestDatabase } from "@tracker/server/testing";
+import { backendStore, startServerProcess, type ServerProcess } from "@tracker/testing";
+import type { TestDatabase } from "@tracker/testing";
 
 /** A real server process, built and started as users run it, over a fresh database. */
 export interface ContractServer {
@@ -11,7 +11,7 @@ export async function startContractServer(kind: TestDatabase, env: NodeJS.Proces
   const store = await backendStore(kind);
   let server: ServerProcess;
   try {
-    server = await startServerProcess(["--backend-store-uri", store.uri], env);
+    server = await startServerProcess(["--backend-store-uri", store.uri], { env });
   } catch (err) {
     await store.dispose();
     throw err;

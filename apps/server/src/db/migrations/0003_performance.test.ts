@@ -1,20 +1,13 @@
 import crypto from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestServer, testDatabases, trackingApi, type Api, type TestServer } from "../../testing/test-server.js";
+import { describe, expect, it } from "vitest";
+import { testDatabases, useTestServer } from "@tracker/testing";
 
 describe.each(testDatabases())("0003_performance indexes on %s", (kind) => {
-  let server: TestServer;
-  let api: Api;
-  beforeAll(async () => {
-    server = await startTestServer(kind);
-    api = trackingApi(server.url);
-  });
-  afterAll(async () => {
-    await server?.dispose();
-  });
+  const suite = useTestServer(kind);
+  const { api } = suite;
 
   it("covers metric and param values in the primary keys and (key, value) indexes, and metric history in its index", async () => {
-    const indexes = await server.database.knex.raw(
+    const indexes = await suite.server.database.knex.raw(
       `SELECT indexname, indexdef FROM pg_indexes WHERE tablename IN ('latest_metrics', 'params', 'tags', 'metrics') ORDER BY indexname`,
     );
     const defs = new Map((indexes.rows as Array<{ indexname: string; indexdef: string }>).map((r) => [r.indexname, r.indexdef]));

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestServer, testDatabases, trackingApi, type Api, type TestServer } from "../../testing/test-server.js";
+import { describe, expect, it } from "vitest";
+import { testDatabases, useTestServer } from "@tracker/testing";
 
 interface Experiment {
   experiment_id: string;
@@ -12,15 +12,8 @@ interface Experiment {
 }
 
 describe.each(testDatabases())("revision C experiments on %s", (kind) => {
-  let server: TestServer;
-  let api: Api;
-  beforeAll(async () => {
-    server = await startTestServer(kind);
-    api = trackingApi(server.url);
-  });
-  afterAll(async () => {
-    await server?.dispose();
-  });
+  const suite = useTestServer(kind);
+  const { api } = suite;
 
   const create = async (name: string, extra: Record<string, unknown> = {}) => {
     const res = await api.post<{ experiment_id: string }>("experiments/create", { name, ...extra });
@@ -45,7 +38,7 @@ describe.each(testDatabases())("revision C experiments on %s", (kind) => {
       lifecycle_stage: "active",
       tags: [{ key: "team", value: "vision" }],
     });
-    expect(res.body.experiment.artifact_location).toBe(`${server.dataDir}/artifacts/${id}`);
+    expect(res.body.experiment.artifact_location).toBe(`${suite.server.dataDir}/artifacts/${id}`);
     expect(res.body.experiment.creation_time).toBeGreaterThanOrEqual(before);
     expect(res.body.runs).toEqual([]);
   });

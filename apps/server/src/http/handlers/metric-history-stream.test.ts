@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { metricHistoryPages } from "../../store/runs.js";
-import { startTestServer, testDatabases, trackingApi, type Api, type TestServer } from "../../testing/test-server.js";
+import { testDatabases, useTestServer } from "@tracker/testing";
 
 /**
  * metrics/get-history streams its body page by page (response validation, which wraps res.json,
@@ -31,12 +31,10 @@ function checkMetricShape(item: unknown, withStep: boolean): void {
 }
 
 describe.each(testDatabases())("metrics/get-history streaming on %s", (kind) => {
-  let server: TestServer;
-  let api: Api;
+  const suite = useTestServer(kind);
+  const { api } = suite;
   let runId: string;
   beforeAll(async () => {
-    server = await startTestServer(kind);
-    api = trackingApi(server.url);
     const experimentId = (await api.post<{ experiment_id: string }>("experiments/create", { name: "history-stream" })).body.experiment_id;
     runId = (await api.post<{ run: { info: { run_id: string } } }>("runs/create", { experiment_id: experimentId })).body.run.info.run_id;
     for (let start = 0; start < POINTS; start += 1000) {
@@ -46,12 +44,9 @@ describe.each(testDatabases())("metrics/get-history streaming on %s", (kind) => 
       expect(res.status, JSON.stringify(res.body)).toBe(200);
     }
   }, 120_000);
-  afterAll(async () => {
-    await server?.dispose();
-  });
 
   it("streams every value in insertion order, byte for byte what res.json would send (revision C)", async () => {
-    const res = await fetch(`${server.url}/api/2.0/tracker/metrics/get-history?run_id=${runId}&metric_key=loss`);
+    const res = await fetch(`${suite.url}/api/2.0/tracker/metrics/get-history?run_id=${runId}&metric_key=loss`);
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toBe("application/json; charset=utf-8");
     const text = await res.text();
@@ -63,7 +58,7 @@ describe.each(testDatabases())("metrics/get-history streaming on %s", (kind) => 
   });
 
   it("streams the preview revisions' shape (no step)", async () => {
-    const res = await fetch(`${server.url}/api/2.0/preview/tracker/metrics/get-history?run_uuid=${runId}&metric_key=loss`);
+    const res = await fetch(`${suite.url}/api/2.0/preview/tracker/metrics/get-history?run_uuid=${runId}&metric_key=loss`);
     expect(res.status).toBe(200);
     const body = JSON.parse(await res.text()) as { metrics: unknown[] };
     expect(body.metrics).toHaveLength(POINTS);
@@ -72,7 +67,7 @@ describe.each(testDatabases())("metrics/get-history streaming on %s", (kind) => 
   });
 
   it("answers an empty history and a missing run as before", async () => {
-    const empty = await fetch(`${server.url}/api/2.0/tracker/metrics/get-history?run_id=${runId}&metric_key=nothing`);
+    const empty = await fetch(`${suite.url}/api/2.0/tracker/metrics/get-history?run_id=${runId}&metric_key=nothing`);
     expect(await empty.text()).toBe('{"metrics":[]}');
     const missing = await api.get("metrics/get-history", { run_id: "a".repeat(32), metric_key: "loss" });
     expect(missing.status).toBe(404);
@@ -83,7 +78,7 @@ describe.each(testDatabases())("metrics/get-history streaming on %s", (kind) => 
     for (const pageRows of [999, 1000, 2469, 5000, POINTS, POINTS + 1]) {
       const steps: number[] = [];
       let pages = 0;
-      for await (const page of metricHistoryPages(server.database.knex, runId, "loss", pageRows)) {
+      for await (const page of metricHistoryPages(suite.server.database.knex, runId, "loss", pageRows)) {
         pages++;
         steps.push(...page.map((m) => m.step));
       }

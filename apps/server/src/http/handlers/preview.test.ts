@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { previewApi, startTestServer, testDatabases, trackingApi, type Api, type TestServer } from "../../testing/test-server.js";
+import { describe, expect, it } from "vitest";
+import { testDatabases, useTestServer } from "@tracker/testing";
 
 /** Revisions A and B on the shared preview prefix, over the same database as C. */
 
@@ -27,17 +27,9 @@ interface PreviewRun {
 }
 
 describe.each(testDatabases())("revisions A and B on %s", (kind) => {
-  let server: TestServer;
-  let preview: Api;
-  let c: Api;
-  beforeAll(async () => {
-    server = await startTestServer(kind);
-    preview = previewApi(server.url);
-    c = trackingApi(server.url);
-  });
-  afterAll(async () => {
-    await server?.dispose();
-  });
+  const suite = useTestServer(kind);
+  const { preview } = suite;
+  const { api: c } = suite;
 
   it("creates an experiment and run through A and reads them through B and C", async () => {
     const created = await preview.post<{ experiment_id: number }>("experiments/create", { name: "from-a" });
@@ -208,7 +200,7 @@ describe.each(testDatabases())("revisions A and B on %s", (kind) => {
     fs.writeFileSync(path.join(run.artifact_uri, "plots", "loss.json"), '{"a":1}');
     const list = await preview.get<{ files: unknown[] }>("artifacts/list", { run_uuid: run.run_uuid, path: "plots" });
     expect(list.body.files).toEqual([{ path: "plots/loss.json", is_dir: false, file_size: 7 }]);
-    const response = await fetch(`${server.url}/api/2.0/preview/tracker/artifacts/get?run_uuid=${run.run_uuid}&path=plots/loss.json`);
+    const response = await fetch(`${suite.url}/api/2.0/preview/tracker/artifacts/get?run_uuid=${run.run_uuid}&path=plots/loss.json`);
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toMatch(/application\/json/);
     expect(response.headers.get("content-length")).toBe("7");
@@ -217,7 +209,7 @@ describe.each(testDatabases())("revisions A and B on %s", (kind) => {
     expect(missing.status).toBe(404);
     expect(missing.body).toMatchObject({ error_code: "RESOURCE_DOES_NOT_EXIST" });
     for (const bad of ["../../../etc/passwd", "/etc/passwd", "plots/../../x", "..%2F..%2Fetc%2Fpasswd"]) {
-      const res = await fetch(`${server.url}/api/2.0/preview/tracker/artifacts/get?run_uuid=${run.run_uuid}&path=${bad.includes("%") ? bad : encodeURIComponent(bad)}`);
+      const res = await fetch(`${suite.url}/api/2.0/preview/tracker/artifacts/get?run_uuid=${run.run_uuid}&path=${bad.includes("%") ? bad : encodeURIComponent(bad)}`);
       expect(res.status, bad).toBe(400);
     }
   });

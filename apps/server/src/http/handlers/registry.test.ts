@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { apiAt, call, startTestServer, testDatabases, trackingApi, type Api, type TestServer } from "../../testing/test-server.js";
+import { apiAt, call, startTestServer, testDatabases, trackingApi, type Api, type TestServer } from "@tracker/testing";
 
 interface Tag {
   key: string;

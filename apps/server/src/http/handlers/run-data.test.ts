@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestServer, testDatabases, trackingApi, type Api, type TestServer } from "../../testing/test-server.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { testDatabases, useTestServer } from "@tracker/testing";
 
 interface Metric {
   key: string;
@@ -15,16 +15,11 @@ interface Run {
 }
 
 describe.each(testDatabases())("revision C metrics, params, tags, batches, artifacts on %s", (kind) => {
-  let server: TestServer;
-  let api: Api;
+  const suite = useTestServer(kind);
+  const { api } = suite;
   let experimentId: string;
   beforeAll(async () => {
-    server = await startTestServer(kind);
-    api = trackingApi(server.url);
     experimentId = (await api.post<{ experiment_id: string }>("experiments/create", { name: "data-exp" })).body.experiment_id;
-  });
-  afterAll(async () => {
-    await server?.dispose();
   });
 
   const newRun = async () => (await api.post<{ run: Run }>("runs/create", { experiment_id: experimentId })).body.run.info.run_id;
@@ -173,7 +168,7 @@ describe.each(testDatabases())("revision C metrics, params, tags, batches, artif
     await rejects("runs/log-batch", { run_id: id, params: [{ key: "k".repeat(251), value: "v" }] });
     await rejects("runs/log-batch", { run_id: id, params: [{ key: "long", value: "v".repeat(251) }] });
     await rejects("runs/log-batch", { run_id: id, tags: [{ key: "long", value: "v".repeat(251) }] });
-    const count = await server.database.knex("metrics").where({ run_uuid: id }).count<{ count: number | string }[]>("* as count");
+    const count = await suite.server.database.knex("metrics").where({ run_uuid: id }).count<{ count: number | string }[]>("* as count");
     expect(Number(count[0].count)).toBe(1900);
   });
 

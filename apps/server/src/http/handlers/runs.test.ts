@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestServer, testDatabases, trackingApi, type Api, type TestServer } from "../../testing/test-server.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { testDatabases, useTestServer } from "@tracker/testing";
 
 interface RunInfo {
   run_id: string;
@@ -19,16 +19,11 @@ interface Run {
 }
 
 describe.each(testDatabases())("revision C runs on %s", (kind) => {
-  let server: TestServer;
-  let api: Api;
+  const suite = useTestServer(kind);
+  const { api } = suite;
   let experimentId: string;
   beforeAll(async () => {
-    server = await startTestServer(kind);
-    api = trackingApi(server.url);
     experimentId = (await api.post<{ experiment_id: string }>("experiments/create", { name: "runs-exp" })).body.experiment_id;
-  });
-  afterAll(async () => {
-    await server?.dispose();
   });
 
   const createRun = async (extra: Record<string, unknown> = {}) => {
@@ -50,7 +45,7 @@ describe.each(testDatabases())("revision C runs on %s", (kind) => {
     expect(run.info.run_id).toMatch(/^[0-9a-f]{32}$/);
     expect(run.info.run_uuid).toBe(run.info.run_id);
     expect(run.info.end_time).toBeUndefined();
-    expect(run.info.artifact_uri).toBe(`${server.dataDir}/artifacts/${experimentId}/${run.info.run_id}/artifacts`);
+    expect(run.info.artifact_uri).toBe(`${suite.server.dataDir}/artifacts/${experimentId}/${run.info.run_id}/artifacts`);
     expect(run.data.tags).toEqual(
       expect.arrayContaining([
         { key: "t", value: "1" },
@@ -166,7 +161,7 @@ describe.each(testDatabases())("revision C runs on %s", (kind) => {
       start_time: 1000 + (i % 700),
       artifact_uri: `/tmp/${i}`,
     }));
-    for (let i = 0; i < rows.length; i += 500) await server.database.knex("runs").insert(rows.slice(i, i + 500));
+    for (let i = 0; i < rows.length; i += 500) await suite.server.database.knex("runs").insert(rows.slice(i, i + 500));
     const seen: string[] = [];
     let token: string | undefined;
     let pages = 0;

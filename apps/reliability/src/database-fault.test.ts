@@ -3,10 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import knexFactory from "knex";
 import { afterAll, describe, expect, it } from "vitest";
-import { call } from "../testing/test-server.js";
-import { leaksIn, sendRaw } from "./checks.js";
-import { startCluster, type PgCluster } from "./pg-cluster.js";
-import { spawnServer, type ServerProcess } from "./server-process.js";
+import { call, leaksIn, sendRaw, startCluster, startServerProcess, type PgCluster, type ServerProcess } from "@tracker/testing";
 
 /**
  * PostgreSQL dies under load and comes back. The real server process (dist/cli.js) answers 503
@@ -39,7 +36,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)("database faults (PostgreSQL)", 
 
   it("answers 503 while PostgreSQL is down, recovers without a restart, never half-writes a batch", async () => {
     cluster = await startCluster();
-    server = await spawnServer(["--backend-store-uri", cluster.url, "--default-artifact-root", artifacts]);
+    server = await startServerProcess(["--backend-store-uri", cluster.url, "--default-artifact-root", artifacts], { env: { LOG_LEVEL: "info" } });
     const url = server.url;
     const experimentId = (await call(url, "POST", "/api/2.0/tracker/experiments/create", { name: "faults" })).body.experiment_id;
     const runId = ((await call(url, "POST", "/api/2.0/tracker/runs/create", { experiment_id: experimentId })).body as { run: { info: { run_id: string } } }).run.info.run_id;

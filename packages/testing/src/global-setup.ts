@@ -1,13 +1,13 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { connectDatabase, migrateLatest } from "@tracker/server";
 import type { TestProject } from "vitest/node";
-import { connectDatabase, migrateLatest } from "../db/connect.js";
 import "./test-server.js";
 
 /**
  * Creating a PGlite data dir takes seconds; do it once per test run, migrated, and let every
- * test server start from a copy of it.
+ * test server start from a copy of it. Use as vitest `globalSetup: ["@tracker/testing/global-setup"]`.
  */
 export default async function setup(project: TestProject) {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), "tracker-pglite-template-"));

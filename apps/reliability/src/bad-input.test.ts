@@ -1,8 +1,7 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { call, startTestServer, testDatabases, type TestServer } from "../testing/test-server.js";
+import { call, changedTables, errorAnswerProblems, sendRaw, snapshotDatabase, startTestServer, testDatabases, type Snapshot, type TestServer } from "@tracker/testing";
 import { buildRequest, requestPlans, type BuiltRequest, type Fixtures } from "./bad-requests.js";
-import { changedTables, errorAnswerProblems, sendRaw, snapshotDatabase, type Snapshot } from "./checks.js";
 import { allOperations, type Operation } from "./spec-operations.js";
 
 /**

@@ -1,5 +1,5 @@
 import fs from "node:fs";
-import { specPath, type Revision } from "../http/revisions.js";
+import { specPath, type Revision } from "@tracker/server";
 
 /**
  * The operations of the bundled spec documents (spec/dist/rev-*.json) with their request schemas

@@ -1,6 +1,5 @@
 import type { Knex } from "knex";
-import { STATUS_OF_CODE } from "../http/error-body.js";
-import type { ErrorCode } from "../core/errors.js";
+import { STATUS_OF_CODE, type ErrorCode } from "@tracker/server";
 
 /** Assertions shared by the reliability tests: error answers, leaks, database snapshots. */
 
@@ -24,7 +23,7 @@ export async function sendRaw(
     signal: AbortSignal.timeout(30_000),
     method,
     // Bytes, so fetch adds no Content-Type of its own.
-    body: body === undefined ? undefined : typeof body === "string" ? Buffer.from(body, "utf8") : body,
+    body: body === undefined ? undefined : typeof body === "string" ? Buffer.from(body, "utf8") : Buffer.from(body),
     headers,
   });
   return { status: response.status, contentType: response.headers.get("content-type"), text: await response.text(), headers: response.headers };

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { call, startTestServer, testDatabases, trackingApi, type Api, type TestServer } from "../testing/test-server.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { call, testDatabases, useTestServer } from "@tracker/testing";
 
 /**
  * Rules that must hold under concurrency live in the database (design.md): no lost or duplicated
@@ -13,20 +13,15 @@ const RACERS = 10;
 const ROUNDS = 3;
 
 describe.each(testDatabases())("concurrency (%s)", (kind) => {
-  let server: TestServer;
-  let api: Api;
+  const suite = useTestServer(kind);
+  const { api } = suite;
   let experimentId: string;
   beforeAll(async () => {
-    server = await startTestServer(kind);
-    api = trackingApi(server.url);
     experimentId = (await api.post<{ experiment_id: string }>("experiments/create", { name: "concurrency" })).body.experiment_id;
-  });
-  afterAll(async () => {
-    await server?.dispose();
   });
 
   const newRun = async () => (await api.post<{ run: { info: { run_id: string } } }>("runs/create", { experiment_id: experimentId })).body.run.info.run_id;
-  const count = async (sql: string, bindings: unknown[]) => Number((await server.database.knex.raw(sql, bindings as never)).rows[0].n);
+  const count = async (sql: string, bindings: unknown[]) => Number((await suite.server.database.knex.raw(sql, bindings as never)).rows[0].n);
 
   it(`${CLIENTS} clients x ${REQUESTS_PER_CLIENT} log-batch requests to one run store exactly ${CLIENTS * REQUESTS_PER_CLIENT * BATCH_SIZE} metric rows`, async () => {
     const runId = await newRun();
@@ -78,7 +73,7 @@ describe.each(testDatabases())("concurrency (%s)", (kind) => {
         expect(a.status).toBe(400);
         expect(a.body.error_code).toBe("INVALID_PARAMETER_VALUE");
       }
-      const params = await server.database.knex("params").where({ run_uuid: runId, key: "lr" });
+      const params = await suite.server.database.knex("params").where({ run_uuid: runId, key: "lr" });
       expect(params).toEqual([expect.objectContaining({ value: `value-${winners[0]}` })]);
     }
   });
@@ -95,7 +90,7 @@ describe.each(testDatabases())("concurrency (%s)", (kind) => {
       expect(await count("SELECT count(*)::int AS n FROM experiments WHERE name = ?", [name])).toBe(1);
 
       const models = await Promise.all(
-        Array.from({ length: RACERS }, () => call<{ error_code?: string }>(server.url, "POST", "/api/2.0/preview/tracker/registered-models/create", { name })),
+        Array.from({ length: RACERS }, () => call<{ error_code?: string }>(suite.url, "POST", "/api/2.0/preview/tracker/registered-models/create", { name })),
       );
       expect(models.filter((a) => a.status === 200)).toHaveLength(1);
       for (const a of models.filter((x) => x.status !== 200)) expect(a.body.error_code).toBe("RESOURCE_ALREADY_EXISTS");

@@ -1,8 +1,18 @@
 import http from "node:http";
 import zlib from "node:zlib";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { call, previewApi, startTestServer, testDatabases, trackingApi, type Api, type TestServer } from "../testing/test-server.js";
-import { changedTables, errorAnswerProblems, sendRaw, snapshotDatabase, type RawAnswer, type Snapshot } from "./checks.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import {
+  call,
+  changedTables,
+  errorAnswerProblems,
+  previewApi,
+  sendRaw,
+  snapshotDatabase,
+  testDatabases,
+  useTestServer,
+  type RawAnswer,
+  type Snapshot,
+} from "@tracker/testing";
 
 /**
  * Hostile input, case by case (the property test in bad-input.test.ts covers the same ground at
@@ -15,21 +25,16 @@ import { changedTables, errorAnswerProblems, sendRaw, snapshotDatabase, type Raw
 const LIMIT = 1024 * 1024;
 
 describe.each(testDatabases())("hostile input, case by case (%s)", (kind) => {
-  let server: TestServer;
-  let api: Api;
+  const suite = useTestServer(kind);
+  const { api } = suite;
   let experimentId: string;
   let runId: string;
   beforeAll(async () => {
-    server = await startTestServer(kind);
-    api = trackingApi(server.url);
     experimentId = (await api.post<{ experiment_id: string }>("experiments/create", { name: "hostile" })).body.experiment_id;
     runId = (await api.post<{ run: { info: { run_id: string } } }>("runs/create", { experiment_id: experimentId })).body.run.info.run_id;
   });
-  afterAll(async () => {
-    await server?.dispose();
-  });
 
-  const snapshot = () => snapshotDatabase(server.database.knex);
+  const snapshot = () => snapshotDatabase(suite.server.database.knex);
   /** Asserts a refusal: the given status (or any 4xx), the error body, the code, an unchanged database. */
   async function refused(send: () => Promise<RawAnswer>, expected: { status?: number; code?: string } = {}, sent: string[] = []): Promise<RawAnswer> {
     const before: Snapshot = await snapshot();
@@ -42,7 +47,7 @@ describe.each(testDatabases())("hostile input, case by case (%s)", (kind) => {
     return answer;
   }
   const post = (path: string, body: string | Uint8Array, headers: Record<string, string> = { "content-type": "application/json" }) => () =>
-    sendRaw(server.url, "POST", path, body, headers);
+    sendRaw(suite.url, "POST", path, body, headers);
   /** A runs/search body of exactly `size` bytes (valid JSON; the padding is an ignored field). */
   const searchBodyOfSize = (size: number) => {
     const head = `{"experiment_ids":["${experimentId}"],"padding":"`;
@@ -52,7 +57,7 @@ describe.each(testDatabases())("hostile input, case by case (%s)", (kind) => {
   it("reads a body of exactly 1 MB and refuses one byte more with 413 REQUEST_TOO_LARGE (also chunked or compressed)", async () => {
     const exact = searchBodyOfSize(LIMIT);
     expect(Buffer.byteLength(exact)).toBe(LIMIT);
-    expect((await sendRaw(server.url, "POST", "/api/2.0/tracker/runs/search", exact, { "content-type": "application/json" })).status).toBe(200);
+    expect((await sendRaw(suite.url, "POST", "/api/2.0/tracker/runs/search", exact, { "content-type": "application/json" })).status).toBe(200);
     await refused(post("/api/2.0/tracker/runs/search", searchBodyOfSize(LIMIT + 1)), { status: 413, code: "REQUEST_TOO_LARGE" });
     // Without Content-Length (chunked): counted while reading.
     await refused(
@@ -64,7 +69,7 @@ describe.each(testDatabases())("hostile input, case by case (%s)", (kind) => {
             controller.close();
           },
         });
-        const response = await fetch(`${server.url}/api/2.0/tracker/runs/search`, { method: "POST", body: stream, duplex: "half" } as RequestInit);
+        const response = await fetch(`${suite.url}/api/2.0/tracker/runs/search`, { method: "POST", body: stream, duplex: "half" } as RequestInit);
         return { status: response.status, contentType: response.headers.get("content-type"), text: await response.text(), headers: response.headers };
       },
       { status: 413, code: "REQUEST_TOO_LARGE" },
@@ -75,14 +80,14 @@ describe.each(testDatabases())("hostile input, case by case (%s)", (kind) => {
     await refused(post("/api/2.0/tracker/experiments/create", bomb, { "content-type": "application/json", "content-encoding": "gzip" }), { status: 413, code: "REQUEST_TOO_LARGE" });
     // A compressed body within the limit is fine.
     const small = zlib.gzipSync(Buffer.from(JSON.stringify({ name: "gzipped" })));
-    expect((await sendRaw(server.url, "POST", "/api/2.0/tracker/experiments/create", small, { "content-type": "application/json", "content-encoding": "gzip" })).status).toBe(200);
+    expect((await sendRaw(suite.url, "POST", "/api/2.0/tracker/experiments/create", small, { "content-type": "application/json", "content-encoding": "gzip" })).status).toBe(200);
   });
 
   it("reads JSON whatever the Content-Type says, refuses bodies that are not JSON with 400 BAD_REQUEST", async () => {
     const types = [undefined, "application/json", "text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x", "application/xml", "image/png"];
     for (const [i, type] of types.entries()) {
       const headers: Record<string, string> = type ? { "content-type": type } : {};
-      const ok = await sendRaw(server.url, "POST", "/api/2.0/tracker/experiments/create", JSON.stringify({ name: `typed-${i}` }), headers);
+      const ok = await sendRaw(suite.url, "POST", "/api/2.0/tracker/experiments/create", JSON.stringify({ name: `typed-${i}` }), headers);
       expect(ok.status, `${type}: ${ok.text}`).toBe(200);
       for (const body of ["name=x", "{not json", "<name>x</name>", "--x\r\nContent-Disposition: form-data\r\n\r\nx\r\n--x--", '{"name": "x",}', "{'name': 'x'}", "\u0000"]) {
         await refused(post("/api/2.0/tracker/experiments/create", body, headers), { status: 400, code: "BAD_REQUEST" }, [body]);
@@ -106,10 +111,10 @@ describe.each(testDatabases())("hostile input, case by case (%s)", (kind) => {
     }
     const nul = await refused(post("/api/2.0/tracker/runs/log-batch", JSON.stringify({ run_id: runId, tags: [{ key: "t", value: "a\u0000b" }] })), { status: 400, code: "INVALID_PARAMETER_VALUE" });
     expect(JSON.parse(nul.text).message).toContain("tags.0.value");
-    await refused(() => sendRaw(server.url, "GET", "/api/2.0/tracker/experiments/get-by-name?experiment_name=a%00b"), { status: 400, code: "INVALID_PARAMETER_VALUE" });
+    await refused(() => sendRaw(suite.url, "GET", "/api/2.0/tracker/experiments/get-by-name?experiment_name=a%00b"), { status: 400, code: "INVALID_PARAMETER_VALUE" });
     await refused(post("/api/2.0/tracker/experiments/create", JSON.stringify({ name: "ok", "bad\u0000key": 1 })), { status: 400, code: "INVALID_PARAMETER_VALUE" });
     // A lone surrogate escape is valid JSON; it is stored as U+FFFD, never an error.
-    const lone = await sendRaw(server.url, "POST", "/api/2.0/tracker/experiments/create", '{"name":"lone \\ud800 surrogate"}', { "content-type": "application/json" });
+    const lone = await sendRaw(suite.url, "POST", "/api/2.0/tracker/experiments/create", '{"name":"lone \\ud800 surrogate"}', { "content-type": "application/json" });
     expect(lone.status, lone.text).toBe(200);
   });
 
@@ -125,7 +130,7 @@ describe.each(testDatabases())("hostile input, case by case (%s)", (kind) => {
     }
     // An unknown field nested deeply is ignored (unknown fields are, by design).
     const nested = '{"x":'.repeat(100_000) + "1" + "}".repeat(100_000);
-    const ok = await sendRaw(server.url, "POST", "/api/2.0/tracker/runs/search", `{"experiment_ids":["${experimentId}"],"extra":${nested}}`, { "content-type": "application/json" });
+    const ok = await sendRaw(suite.url, "POST", "/api/2.0/tracker/runs/search", `{"experiment_ids":["${experimentId}"],"extra":${nested}}`, { "content-type": "application/json" });
     expect(ok.status, ok.text.slice(0, 200)).toBe(200);
     const filters = [
       "(".repeat(20_000) + "attributes.status = 'RUNNING'" + ")".repeat(20_000),
@@ -134,11 +139,11 @@ describe.each(testDatabases())("hostile input, case by case (%s)", (kind) => {
       "tags.t = '" + "'".repeat(10_000) + "'",
     ];
     for (const filter of filters) {
-      const answer = await sendRaw(server.url, "POST", "/api/2.0/tracker/runs/search", JSON.stringify({ experiment_ids: [experimentId], filter }), { "content-type": "application/json" });
+      const answer = await sendRaw(suite.url, "POST", "/api/2.0/tracker/runs/search", JSON.stringify({ experiment_ids: [experimentId], filter }), { "content-type": "application/json" });
       expect(answer.status, `${filter.slice(0, 60)}: ${answer.text.slice(0, 200)}`).toBeLessThan(500);
       if (answer.status >= 400) expect(errorAnswerProblems(answer, [filter])).toEqual([]);
     }
-    expect((await sendRaw(server.url, "GET", "/health")).status).toBe(200);
+    expect((await sendRaw(suite.url, "GET", "/health")).status).toBe(200);
   });
 
   it("accepts NaN and ±Infinity metric values, as MLflow does, and returns them as strings", async () => {
@@ -147,7 +152,7 @@ describe.each(testDatabases())("hostile input, case by case (%s)", (kind) => {
     // large for a double (1e400) is +Infinity.
     const run = (await api.post<{ run: { info: { run_id: string } } }>("runs/create", { experiment_id: experimentId })).body.run.info.run_id;
     const ok = await sendRaw(
-      server.url,
+      suite.url,
       "POST",
       "/api/2.0/tracker/runs/log-batch",
       `{"run_id":"${run}","metrics":[{"key":"nan","value":"NaN","timestamp":1},{"key":"inf","value":"Infinity","timestamp":1},{"key":"ninf","value":"-Infinity","timestamp":1},{"key":"big","value":1e400,"timestamp":1},{"key":"nbig","value":-1e400,"timestamp":1},{"key":"tiny","value":5e-324,"timestamp":1}]}`,
@@ -160,7 +165,7 @@ describe.each(testDatabases())("hostile input, case by case (%s)", (kind) => {
     expect(values).toEqual({ nan: "NaN", nan2: "NaN", inf: "Infinity", ninf: "-Infinity", big: "Infinity", nbig: "-Infinity", tiny: 5e-324 });
     const history = await api.get<{ metrics: Array<{ value: unknown }> }>("metrics/get-history", { run_id: run, metric_key: "ninf" });
     expect(history.body.metrics.map((m) => m.value)).toEqual(["-Infinity"]);
-    const preview = await previewApi(server.url).get<{ metric: { value: unknown } }>("metrics/get", { run_uuid: run, metric_key: "inf" });
+    const preview = await previewApi(suite.url).get<{ metric: { value: unknown } }>("metrics/get", { run_uuid: run, metric_key: "inf" });
     expect(preview.body.metric.value).toBe("Infinity");
     // Search compares with them too, without an error.
     const search = await api.post<{ runs: unknown[] }>("runs/search", { experiment_ids: [experimentId], filter: "metrics.inf > 1e308" });
@@ -175,19 +180,19 @@ describe.each(testDatabases())("hostile input, case by case (%s)", (kind) => {
     for (let i = 0; i < 3; i++) {
       const e = (await api.post<{ experiment_id: string }>("experiments/create", { name: `paged-${i}` })).body.experiment_id;
       await api.post("runs/create", { experiment_id: experimentId, run_name: `paged-${i}` });
-      await call(server.url, "POST", "/api/2.0/preview/tracker/registered-models/create", { name: `paged-${i}-${e}` });
-      await call(server.url, "POST", "/api/2.0/preview/tracker/model-versions/create", { name: `paged-${i}-${e}`, source: "s3://b/m" });
+      await call(suite.url, "POST", "/api/2.0/preview/tracker/registered-models/create", { name: `paged-${i}-${e}` });
+      await call(suite.url, "POST", "/api/2.0/preview/tracker/model-versions/create", { name: `paged-${i}-${e}`, source: "s3://b/m" });
     }
     type Paged = { name: string; send: (token?: string) => Promise<RawAnswer> };
     const reg = (op: string, extra = "") => (token?: string) =>
-      sendRaw(server.url, "GET", `/api/2.0/preview/tracker/${op}?max_results=1${extra}${token === undefined ? "" : `&page_token=${encodeURIComponent(token)}`}`);
+      sendRaw(suite.url, "GET", `/api/2.0/preview/tracker/${op}?max_results=1${extra}${token === undefined ? "" : `&page_token=${encodeURIComponent(token)}`}`);
     const paged: Paged[] = [
-      { name: "experiments/search", send: (token) => sendRaw(server.url, "POST", "/api/2.0/tracker/experiments/search", JSON.stringify({ max_results: 1, page_token: token }), { "content-type": "application/json" }) },
-      { name: "experiments/list", send: (token) => sendRaw(server.url, "GET", `/api/2.0/tracker/experiments/list?max_results=1${token === undefined ? "" : `&page_token=${encodeURIComponent(token)}`}`) },
+      { name: "experiments/search", send: (token) => sendRaw(suite.url, "POST", "/api/2.0/tracker/experiments/search", JSON.stringify({ max_results: 1, page_token: token }), { "content-type": "application/json" }) },
+      { name: "experiments/list", send: (token) => sendRaw(suite.url, "GET", `/api/2.0/tracker/experiments/list?max_results=1${token === undefined ? "" : `&page_token=${encodeURIComponent(token)}`}`) },
       {
         name: "runs/search",
         send: (token) =>
-          sendRaw(server.url, "POST", "/api/2.0/tracker/runs/search", JSON.stringify({ experiment_ids: [experimentId], max_results: 1, order_by: ["attributes.run_name ASC"], page_token: token }), {
+          sendRaw(suite.url, "POST", "/api/2.0/tracker/runs/search", JSON.stringify({ experiment_ids: [experimentId], max_results: 1, order_by: ["attributes.run_name ASC"], page_token: token }), {
             "content-type": "application/json",
           }),
       },
@@ -257,9 +262,9 @@ describe.each(testDatabases())("hostile input, case by case (%s)", (kind) => {
       const run = (await api.post<{ run: { info: { run_id: string } } }>("runs/create", { experiment_id: created.body.experiment_id, run_name: name })).body.run.info.run_id;
       expect((await api.post("runs/log-parameter", { run_id: run, key: "p", value: name })).status).toBe(200);
       expect((await api.post("runs/set-tag", { run_id: run, key: "t", value: name })).status).toBe(200);
-      const model = await call(server.url, "POST", "/api/2.0/preview/tracker/registered-models/create", { name, description: name });
+      const model = await call(suite.url, "POST", "/api/2.0/preview/tracker/registered-models/create", { name, description: name });
       expect(model.status, name).toBe(200);
-      const fetched = await sendRaw(server.url, "GET", `/api/2.0/preview/tracker/registered-models/get?name=${encodeURIComponent(name)}`);
+      const fetched = await sendRaw(suite.url, "GET", `/api/2.0/preview/tracker/registered-models/get?name=${encodeURIComponent(name)}`);
       expect(JSON.parse(fetched.text).registered_model.name).toBe(name);
     }
     // Quoted filters match the literal value only.
@@ -294,14 +299,14 @@ describe.each(testDatabases())("hostile input, case by case (%s)", (kind) => {
       ["GET", `/api/2.0/tracker/experiments/get?experiment_id=${encodeURIComponent("0 OR 1=1")}`, undefined],
     ];
     for (const [method, p, body] of attempts) {
-      const answer = await sendRaw(server.url, method, p, body === undefined ? undefined : JSON.stringify(body), { "content-type": "application/json" });
+      const answer = await sendRaw(suite.url, method, p, body === undefined ? undefined : JSON.stringify(body), { "content-type": "application/json" });
       expect(answer.status, `${method} ${p} ${JSON.stringify(body)}: ${answer.text.slice(0, 300)}`).toBeLessThan(500);
       if (answer.status >= 400) expect(errorAnswerProblems(answer, [p, JSON.stringify(body), ...Object.values(body ?? {}).flat().map(String)])).toEqual([]);
     }
     // Every table is still there, every evil name still stored once.
     expect(Object.keys(await snapshot())).toEqual(tables);
-    for (const name of evil) expect(Number((await server.database.knex("experiments").where({ name }).count("* as n"))[0].n)).toBe(1);
-    expect(Number((await server.database.knex("runs").count("* as n"))[0].n)).toBeGreaterThan(evil.length);
+    for (const name of evil) expect(Number((await suite.server.database.knex("experiments").where({ name }).count("* as n"))[0].n)).toBe(1);
+    expect(Number((await suite.server.database.knex("runs").count("* as n"))[0].n)).toBeGreaterThan(evil.length);
   });
 
   it("answers unknown paths and methods with 404 ENDPOINT_NOT_FOUND in the error body", async () => {
@@ -321,15 +326,15 @@ describe.each(testDatabases())("hostile input, case by case (%s)", (kind) => {
       ["POST", "/api/2.0/preview/tracker/registered-models/create/extra"],
     ];
     for (const [method, p] of cases) {
-      const answer = await sendRaw(server.url, method, p);
+      const answer = await sendRaw(suite.url, method, p);
       expect(answer.status, `${method} ${p}: ${answer.text}`).toBe(404);
       expect(errorAnswerProblems(answer, [p])).toEqual([]);
       expect(JSON.parse(answer.text).error_code).toBe("ENDPOINT_NOT_FOUND");
     }
-    expect((await sendRaw(server.url, "HEAD", "/api/2.0/tracker/nothing")).status).toBe(404);
+    expect((await sendRaw(suite.url, "HEAD", "/api/2.0/tracker/nothing")).status).toBe(404);
     // fetch cannot send TRACE; Node's own client can.
     const trace = await new Promise<RawAnswer>((resolve, reject) => {
-      const req = http.request(`${server.url}/api/2.0/tracker/experiments/get`, { method: "TRACE" }, (res) => {
+      const req = http.request(`${suite.url}/api/2.0/tracker/experiments/get`, { method: "TRACE" }, (res) => {
         let text = "";
         res.on("data", (d: Buffer) => (text += d.toString()));
         res.on("end", () => resolve({ status: res.statusCode ?? 0, contentType: res.headers["content-type"] ?? null, text, headers: new Headers() }));

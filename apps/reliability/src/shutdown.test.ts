@@ -3,10 +3,8 @@ import os from "node:os";
 import path from "node:path";
 import knexFactory from "knex";
 import { afterAll, describe, expect, inject, it } from "vitest";
-import { connectDatabase } from "../db/connect.js";
-import { call, testDatabases, type TestDatabase } from "../testing/test-server.js";
-import { holdRequest, idleKeepAlive } from "./raw-http.js";
-import { connectionRefused, spawnServer, type ServerProcess } from "./server-process.js";
+import { connectDatabase } from "@tracker/server";
+import { call, connectionRefused, holdRequest, idleKeepAlive, startServerProcess, testDatabases, type ServerProcess, type TestDatabase } from "@tracker/testing";
 
 /**
  * SIGTERM on the real server process (dist/cli.js): it stops accepting connections at once, closes
@@ -85,7 +83,7 @@ describe.each(testDatabases())("graceful shutdown on SIGTERM (%s)", (kind) => {
 
   it("stops accepting, finishes the requests in flight, closes the pool and exits 0", async () => {
     store = await prepareStore(kind);
-    server = await spawnServer(store.args);
+    server = await startServerProcess(store.args, { env: { LOG_LEVEL: "info" } });
     const api = (op: string, body: Record<string, unknown>) => call(server!.url, "POST", `/api/2.0/tracker/${op}`, body);
     const experimentId = (await api("experiments/create", { name: "shutdown" })).body.experiment_id;
     const runId = ((await api("runs/create", { experiment_id: experimentId })).body as { run: { info: { run_id: string } } }).run.info.run_id;

@@ -1,0 +1,4 @@
+import { defineConfig } from "vitest/config";
+import { serverTests } from "../../vitest.shared.ts";
+
+export default defineConfig({ test: serverTests });

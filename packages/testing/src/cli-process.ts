@@ -1,0 +1,136 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import { createRequire } from "node:module";
+import os from "node:os";
+import path from "node:path";
+import { createPostgresDatabase, type TestDatabase } from "./databases.js";
+import { freePort } from "./ports.js";
+
+/** The built CLI of @tracker/server, as users run it (`pnpm build` makes it; turbo builds before tests). */
+export const CLI = path.join(path.dirname(createRequire(import.meta.url).resolve("@tracker/server/package.json")), "dist", "cli.js");
+
+function assertBuilt(): void {
+  if (!fs.existsSync(CLI)) throw new Error(`${CLI} is missing: run \`pnpm --filter @tracker/server build\` first (pnpm test does)`);
+}
+
+export interface CliRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the CLI to completion (for --help, db migrate, bad flags). DATABASE_URL is cleared unless given. */
+export function runCli(args: string[], env: NodeJS.ProcessEnv = {}, timeoutMs = 30_000): Promise<CliRun> {
+  assertBuilt();
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, DATABASE_URL: "", ...env } });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d) => (stdout += d));
+    child.stderr.on("data", (d) => (stderr += d));
+    const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
+    child.on("exit", (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+export interface ServerProcess {
+  url: string;
+  port: number;
+  child: ChildProcess;
+  /** Everything the process wrote so far (stdout and stderr; the last megabyte). */
+  output(): string;
+  /** Resolves when the process has exited. */
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  alive(): boolean;
+  /** SIGTERM, then SIGKILL after `graceMs`; resolves with the exit code. */
+  stop(graceMs?: number): Promise<number | null>;
+  /** SIGKILL if still running (cleanup only). */
+  kill(): void;
+}
+
+export interface ServerProcessOptions {
+  env?: NodeJS.ProcessEnv;
+  /**
+   * When the server counts as started: `healthy` once `GET /health` answers 200 (the default),
+   * `listening` once it answers at all (a server whose database is down answers 503).
+   */
+  ready?: "healthy" | "listening";
+  timeoutMs?: number;
+}
+
+const OUTPUT_LIMIT = 1 << 20;
+
+/**
+ * Starts `tracker server --host 127.0.0.1 --port <free> ...args` as a separate process (the
+ * built CLI), with DATABASE_URL cleared and LOG_LEVEL=warn unless `env` says otherwise.
+ */
+export async function startServerProcess(args: string[], options: ServerProcessOptions = {}): Promise<ServerProcess> {
+  assertBuilt();
+  const { env = {}, ready = "healthy", timeoutMs = 60_000 } = options;
+  const port = await freePort();
+  const child = spawn(process.execPath, [CLI, "server", "--host", "127.0.0.1", "--port", String(port), ...args], {
+    env: { ...process.env, DATABASE_URL: "", LOG_LEVEL: "warn", TRACKER_WORKERS: "1", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  const collect = (chunk: Buffer) => (output = (output + chunk.toString()).slice(-OUTPUT_LIMIT));
+  child.stdout!.on("data", collect);
+  child.stderr!.on("data", collect);
+  let done = false;
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once("exit", (code, signal) => {
+      done = true;
+      resolve({ code, signal });
+    }),
+  );
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (done) throw new Error(`the server exited before it was ready:\n${output}`);
+    try {
+      const response = await fetch(`${url}/health`);
+      await response.arrayBuffer();
+      if (ready === "listening" || response.status === 200) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) {
+      child.kill("SIGKILL");
+      throw new Error(`the server was not ${ready} within ${timeoutMs} ms:\n${output}`);
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return {
+    url,
+    port,
+    child,
+    output: () => output,
+    exited,
+    alive: () => !done,
+    async stop(graceMs = 15_000) {
+      if (!done) {
+        child.kill("SIGTERM");
+        const timer = setTimeout(() => child.kill("SIGKILL"), graceMs);
+        await exited;
+        clearTimeout(timer);
+      }
+      return (await exited).code;
+    },
+    kill: () => {
+      if (!done) child.kill("SIGKILL");
+    },
+  };
+}
+
+/** A backend store for a server process: a temp folder (PGlite) or a fresh PostgreSQL database. */
+export async function backendStore(kind: TestDatabase): Promise<{ uri: string; dispose(): Promise<void> }> {
+  if (kind === "postgres") {
+    const db = await createPostgresDatabase();
+    return { uri: db.url, dispose: db.drop };
+  }
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "tracker-cli-"));
+  return { uri: dir, dispose: async () => fs.rmSync(dir, { recursive: true, force: true }) };
+}
