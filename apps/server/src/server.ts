@@ -6,6 +6,7 @@ import { connectDatabase, migrateLatest, type Database } from "./db/connect.js";
 import { ensureDefaultExperiment } from "./db/seed.js";
 import { seedFromTemplate } from "./db/pglite-template.js";
 import { createApp } from "./http/app.js";
+import { manageConnections } from "./http/connections.js";
 import { answerClientErrors } from "./http/security.js";
 import { handlers } from "./http/handlers/index.js";
 import { createLogger, type Logger } from "./logging/logger.js";
@@ -42,6 +43,7 @@ export async function startServer(config: TrackerConfig, logger: Logger = create
   const app = createApp({ services, logger, handlers });
   const server = http.createServer(app);
   answerClientErrors(server);
+  const connections = manageConnections(server);
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(config.port, config.host, () => resolve());
@@ -57,10 +59,7 @@ export async function startServer(config: TrackerConfig, logger: Logger = create
     logger,
     close() {
       closing ??= (async () => {
-        await new Promise<void>((resolve) => {
-          server.close(() => resolve());
-          server.closeIdleConnections();
-        });
+        await connections.close();
         await database.close();
       })();
       return closing;

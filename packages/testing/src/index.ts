@@ -4,5 +4,5 @@ export { call, apiAt, trackingApi, previewApi, type Api, type BaseUrl, type Json
 export { startTestServer, useTestServer, type TestServer, type SuiteServer } from "./test-server.js";
 export { CLI, runCli, startServerProcess, backendStore, type CliRun, type ServerProcess, type ServerProcessOptions } from "./cli-process.js";
 export { startCluster, postgresBinDir, type PgCluster } from "./pg-cluster.js";
-export { holdRequest, idleKeepAlive, type HeldRequest, type RawResponse } from "./raw-http.js";
+export { holdRequest, idleKeepAlive, keepAliveConnection, type HeldRequest, type KeepAliveConnection, type RawResponse } from "./raw-http.js";
 export { sendRaw, leaksIn, errorAnswerProblems, snapshotDatabase, changedTables, type RawAnswer, type Snapshot } from "./checks.js";

@@ -118,8 +118,16 @@ export async function holdRequest(port: number, method: string, path: string, bo
   };
 }
 
-/** Opens a keep-alive connection, completes one GET on it and leaves it open and idle. */
-export async function idleKeepAlive(port: number, path = "/health"): Promise<{ socket: net.Socket; closed: Promise<void>; response: RawResponse }> {
+/** One keep-alive connection on which a test sends requests one after another, as a client pool would. */
+export interface KeepAliveConnection {
+  socket: net.Socket;
+  /** Resolves when the server (or the test) closed the connection. */
+  closed: Promise<void>;
+  /** Sends a GET on this connection and reads its answer. */
+  get(path: string): Promise<RawResponse>;
+}
+
+export async function keepAliveConnection(port: number): Promise<KeepAliveConnection> {
   const socket = net.connect(port, "127.0.0.1");
   socket.on("error", () => undefined);
   const closed = new Promise<void>((resolve) => socket.once("close", () => resolve()));
@@ -127,7 +135,19 @@ export async function idleKeepAlive(port: number, path = "/health"): Promise<{ s
     socket.once("connect", () => resolve());
     socket.once("error", reject);
   });
-  const answer = readResponse(socket, []);
-  socket.write(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nConnection: keep-alive\r\n\r\n`);
-  return { socket, closed, response: await answer };
+  return {
+    socket,
+    closed,
+    async get(path) {
+      const answer = readResponse(socket, []);
+      socket.write(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nConnection: keep-alive\r\n\r\n`);
+      return answer;
+    },
+  };
+}
+
+/** Opens a keep-alive connection, completes one GET on it and leaves it open and idle. */
+export async function idleKeepAlive(port: number, path = "/health"): Promise<{ socket: net.Socket; closed: Promise<void>; response: RawResponse }> {
+  const connection = await keepAliveConnection(port);
+  return { socket: connection.socket, closed: connection.closed, response: await connection.get(path) };
 }

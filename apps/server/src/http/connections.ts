@@ -1,0 +1,54 @@
+import type { Server, ServerResponse } from "node:http";
+
+/**
+ * Keep-alive and header timeouts. Node's default keep-alive timeout (5 s) is shorter than the idle
+ * time of common clients' pools and of load balancers (60 s for AWS ALB, nginx's upstream
+ * keepalive_timeout 60 s): such a client may reuse a socket at the very moment the server closes
+ * it, and its request fails with ECONNRESET. The server therefore keeps idle connections longer
+ * than those clients do and says so in `Keep-Alive: timeout=65`; the headers timeout must exceed
+ * the keep-alive timeout (a reused socket's next request may take that long to start).
+ */
+export const KEEP_ALIVE_TIMEOUT_MS = 65_000;
+export const HEADERS_TIMEOUT_MS = 66_000;
+
+export interface ConnectionControl {
+  /**
+   * Stops accepting connections and resolves once every connection has ended. Idle keep-alive
+   * sockets are closed at once; requests in flight finish, their answers say `Connection: close`
+   * (unless already under way) and each connection is closed as soon as it is idle, so shutdown
+   * never waits out the keep-alive timeout and no client reuses a socket that is being closed.
+   */
+  close(): Promise<void>;
+}
+
+/** Sets the timeouts on an HTTP server and tracks its answers for a prompt, clean close. */
+export function manageConnections(server: Server): ConnectionControl {
+  server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
+  server.headersTimeout = HEADERS_TIMEOUT_MS;
+  const inFlight = new Set<ServerResponse>();
+  let closing = false;
+  // First listener, before the app: it sees every request before anything is answered.
+  server.prependListener("request", (_req, res: ServerResponse) => {
+    if (closing) res.shouldKeepAlive = false;
+    inFlight.add(res);
+    const done = () => {
+      if (!inFlight.delete(res)) return;
+      // The socket is idle once this answer is out: close it rather than keep it alive.
+      if (closing) setImmediate(() => server.closeIdleConnections());
+    };
+    res.once("finish", done);
+    res.once("close", done);
+  });
+  let closed: Promise<void> | undefined;
+  return {
+    close() {
+      closed ??= new Promise<void>((resolve) => {
+        closing = true;
+        for (const res of inFlight) if (!res.headersSent) res.shouldKeepAlive = false;
+        server.close(() => resolve());
+        server.closeIdleConnections();
+      });
+      return closed;
+    },
+  };
+}
