@@ -1,5 +1,5 @@
 import type { Knex } from "knex";
-import { STATUS_OF_CODE, type ErrorCode } from "@tracker/server";
+import { STATUS_OF_CODE, type ErrorCode } from "./server.js";
 
 /** Assertions shared by the reliability tests: error answers, leaks, database snapshots. */
 

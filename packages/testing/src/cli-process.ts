@@ -1,13 +1,13 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
-import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
 import { createPostgresDatabase, type TestDatabase } from "./databases.js";
 import { freePort } from "./ports.js";
+import { SERVER_DIR } from "./server.js";
 
 /** The built CLI of @tracker/server, as users run it (`pnpm build` makes it; turbo builds before tests). */
-export const CLI = path.join(path.dirname(createRequire(import.meta.url).resolve("@tracker/server/package.json")), "dist", "cli.js");
+export const CLI = path.join(SERVER_DIR, "dist", "cli.js");
 
 function assertBuilt(): void {
   if (!fs.existsSync(CLI)) throw new Error(`${CLI} is missing: run \`pnpm --filter @tracker/server build\` first (pnpm test does)`);

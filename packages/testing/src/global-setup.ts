@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { connectDatabase, migrateLatest } from "@tracker/server";
+import { connectDatabase, migrateLatest } from "./server.js";
 import type { TestProject } from "vitest/node";
 import "./test-server.js";
 

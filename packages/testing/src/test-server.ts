@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { createLogger, loadConfig, startServer, type RunningServer, type TrackerConfig } from "@tracker/server";
+import { createLogger, loadConfig, startServer, type RunningServer, type TrackerConfig } from "./server.js";
 import { afterAll, beforeAll, inject } from "vitest";
 import { createPostgresDatabase, type TestDatabase } from "./databases.js";
 import { previewApi, trackingApi, type Api } from "./http.js";
