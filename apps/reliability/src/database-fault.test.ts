@@ -135,5 +135,20 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)("database faults (PostgreSQL)", 
     // And it still shuts down cleanly.
     server.child.kill("SIGTERM");
     expect(await server.exited).toEqual({ code: 0, signal: null });
+
+    // Every line went through the logger (JSON here: stdout is not a terminal), and the outage
+    // is one warning and its end another, not a driver stack trace per failed connection.
+    const lines = server.output().split("\n").filter((line) => line.trim() !== "");
+    const records = lines.map((line) => {
+      try {
+        return JSON.parse(line) as { msg?: string };
+      } catch {
+        throw new Error(`a line outside the log: ${line}`);
+      }
+    });
+    const said = (msg: string) => records.filter((r) => r.msg === msg).length;
+    expect(said("database unreachable: answering 503 until it is back")).toBe(1);
+    expect(said("database reachable again")).toBe(1);
+    expect(server.output()).not.toMatch(/Acquire connection error/);
   });
 });

@@ -1,7 +1,9 @@
+import cluster from "node:cluster";
 import http from "node:http";
 import path from "node:path";
 import type { AddressInfo } from "node:net";
 import type { TrackerConfig } from "./config/config.js";
+import { redactUrl } from "./db/redact-url.js";
 import { connectDatabase, migrateLatest, type Database } from "./db/connect.js";
 import { ensureDefaultExperiment } from "./db/seed.js";
 import { seedFromTemplate } from "./db/pglite-template.js";
@@ -22,10 +24,10 @@ export interface RunningServer {
 }
 
 /** Opens the configured database and migrates it to the latest schema. */
-export async function openDatabase(config: TrackerConfig): Promise<Database> {
+export async function openDatabase(config: TrackerConfig, logger?: Logger): Promise<Database> {
   const pgliteDir = path.join(config.dataDir, "pgdata");
   if (!config.databaseUrl) seedFromTemplate(pgliteDir);
-  const database = connectDatabase({ databaseUrl: config.databaseUrl, pgliteDir });
+  const database = connectDatabase({ databaseUrl: config.databaseUrl, pgliteDir, logger });
   try {
     await migrateLatest(database.knex);
     await ensureDefaultExperiment(database.knex, config.artifactRoot);
@@ -36,9 +38,23 @@ export async function openDatabase(config: TrackerConfig): Promise<Database> {
   return database;
 }
 
+export interface StartOptions {
+  /** Server processes of this tracker (for the start-up lines; node:cluster workers log them once). */
+  workers?: number;
+}
+
+/** Where the data lives, for the start-up lines (no password). */
+function databaseDescription(config: TrackerConfig): string {
+  return config.databaseUrl ? `PostgreSQL ${redactUrl(config.databaseUrl)}` : `PGlite (embedded) in ${path.join(config.dataDir, "pgdata")}`;
+}
+
 /** Starts a tracker server with the given configuration. */
-export async function startServer(config: TrackerConfig, logger: Logger = createLogger(config.logLevel)): Promise<RunningServer> {
-  const database = await openDatabase(config);
+export async function startServer(
+  config: TrackerConfig,
+  logger: Logger = createLogger(config.logLevel, config.logFormat),
+  options: StartOptions = {},
+): Promise<RunningServer> {
+  const database = await openDatabase(config, logger);
   const services: Services = { knex: database.knex, databaseKind: database.kind, config };
   const app = createApp({ services, logger, handlers });
   const server = http.createServer(app);
@@ -50,7 +66,19 @@ export async function startServer(config: TrackerConfig, logger: Logger = create
   });
   const port = (server.address() as AddressInfo).port;
   const url = `http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${port}`;
-  logger.info({ url, database: database.kind }, "tracker server listening");
+  const startup = {
+    startup: true,
+    url,
+    database: databaseDescription(config),
+    databaseKind: database.kind,
+    artifactRoot: config.artifactRoot,
+    namespace: config.namespace,
+    workers: options.workers ?? 1,
+    auth: config.authToken ? "bearer token" : "none",
+  };
+  // With node:cluster every worker listens on the same port: the first one says so for all.
+  const firstProcess = !cluster.isWorker || cluster.worker?.id === 1;
+  logger[firstProcess ? "info" : "debug"](startup, "tracker server listening");
   let closing: Promise<void> | undefined;
   return {
     url,

@@ -1,4 +1,5 @@
 import pg from "pg";
+export { redactUrl } from "../db/redact-url.js";
 
 /** Connects once to a PostgreSQL URL so an unreachable database gives one clear line, fast. */
 export async function checkPostgresReachable(url: string, timeoutMs = 5000): Promise<void> {
@@ -13,12 +14,3 @@ export async function checkPostgresReachable(url: string, timeoutMs = 5000): Pro
 }
 
 /** A URL with its password hidden, for messages. */
-export function redactUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password) parsed.password = "***";
-    return parsed.toString();
-  } catch {
-    return "<invalid url>";
-  }
-}

@@ -41,7 +41,8 @@ function withServerFlags(cmd: Command): Command {
       "a postgresql:// URL, or a folder for the embedded database (env DATABASE_URL or TRACKER_DATA_DIR; default ./.tracker)",
     )
     .option("--default-artifact-root <dir>", "root folder of run artifacts (env TRACKER_ARTIFACT_ROOT; default <data dir>/artifacts)")
-    .option("--namespace <name>", "path segment and system-tag prefix, e.g. mlflow (env TRACKER_NAMESPACE; default tracker)");
+    .option("--namespace <name>", "path segment and system-tag prefix, e.g. mlflow (env TRACKER_NAMESPACE; default tracker)")
+    .option("--log-format <format>", "auto (human lines on a terminal, JSON lines otherwise), json or pretty (env TRACKER_LOG_FORMAT; default auto)");
 }
 
 async function serve(flags: ServerFlags): Promise<void> {
@@ -61,14 +62,14 @@ async function serve(flags: ServerFlags): Promise<void> {
       } catch (err) {
         fail(`cannot prepare the database: ${errorText(err)}`);
       }
-      runPrimary(workers, createLogger(config.logLevel));
+      runPrimary(workers, createLogger(config.logLevel, config.logFormat));
       return;
     }
   }
   const config = configFromFlags(flags);
   let server;
   try {
-    server = await startServer(config);
+    server = await startServer(config, createLogger(config.logLevel, config.logFormat), { workers });
   } catch (err) {
     fail(`cannot start: ${errorText(err)}`);
   }

@@ -9,6 +9,7 @@ export interface ServerFlags {
   defaultArtifactRoot?: string;
   namespace?: string;
   workers?: number;
+  logFormat?: string;
 }
 
 export function parseIntegerOption(min: number, max: number) {
@@ -34,6 +35,7 @@ export function configFromFlags(flags: ServerFlags, env: NodeJS.ProcessEnv = pro
   if (flags.port !== undefined) overrides.port = flags.port;
   if (flags.namespace !== undefined) overrides.namespace = flags.namespace;
   if (flags.defaultArtifactRoot !== undefined) overrides.artifactRoot = flags.defaultArtifactRoot;
+  if (flags.logFormat !== undefined) overrides.logFormat = flags.logFormat as TrackerConfig["logFormat"];
   const env2 = { ...env };
   if (flags.backendStoreUri !== undefined) {
     if (isPostgresUrl(flags.backendStoreUri)) {

@@ -1,4 +1,5 @@
 import path from "node:path";
+import { LOG_FORMATS, type LogFormat } from "../logging/logger.js";
 
 /** Runtime configuration of a tracker server process. */
 export interface TrackerConfig {
@@ -13,6 +14,8 @@ export interface TrackerConfig {
   /** Path segment and system-tag prefix: `tracker` by default, `mlflow` for drop-in use. */
   namespace: string;
   logLevel: string;
+  /** `auto` (human lines on a terminal, JSON otherwise), `json` or `pretty` (TRACKER_LOG_FORMAT, --log-format). */
+  logFormat: LogFormat;
   /** Validate responses against the spec too (tests turn this on). */
   validateResponses: boolean;
   /**
@@ -33,6 +36,12 @@ function parsePort(raw: string | undefined, fallback: number): number {
   return port;
 }
 
+function parseLogFormat(raw: string | undefined): LogFormat {
+  if (raw === undefined || raw === "") return "auto";
+  if (!(LOG_FORMATS as readonly string[]).includes(raw)) throw new ConfigError(`log format must be one of ${LOG_FORMATS.join(", ")}, got "${raw}"`);
+  return raw as LogFormat;
+}
+
 /** Reads the configuration from environment variables (see README: Configuration). */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<TrackerConfig> = {}): TrackerConfig {
   const dataDir = path.resolve(overrides.dataDir ?? env.TRACKER_DATA_DIR ?? "./.tracker");
@@ -49,6 +58,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     artifactRoot: path.resolve(overrides.artifactRoot ?? env.TRACKER_ARTIFACT_ROOT ?? path.join(dataDir, "artifacts")),
     namespace,
     logLevel: overrides.logLevel ?? env.LOG_LEVEL ?? "info",
+    logFormat: parseLogFormat(overrides.logFormat ?? env.TRACKER_LOG_FORMAT),
     validateResponses: overrides.validateResponses ?? env.TRACKER_VALIDATE_RESPONSES === "1",
     authToken: overrides.authToken ?? (env.TRACKER_AUTH_TOKEN?.trim() || undefined),
   };

@@ -4,6 +4,8 @@ import path from "node:path";
 import knexFactory, { type Knex } from "knex";
 import ClientPgLite from "knex-pglite";
 import pg from "pg";
+import type { Logger } from "../logging/logger.js";
+import { driverLog } from "./driver-log.js";
 import { migrationSource } from "./migrations/index.js";
 
 export type DatabaseKind = "postgres" | "pglite";
@@ -42,12 +44,16 @@ export interface ConnectOptions {
   pgliteDir?: string;
   /** Connection pool size for PostgreSQL (default: defaultPoolSize()). */
   poolMax?: number;
+  /** Where the driver's warnings go (default: knex prints them on the console). */
+  logger?: Logger;
 }
 
 /** Opens the database selected by the options: PostgreSQL for a URL, else embedded PGlite. */
 export function connectDatabase(options: ConnectOptions): Database {
+  const log = options.logger ? driverLog(options.logger) : undefined;
   if (options.databaseUrl) {
     const knex = knexFactory({
+      ...(log ? { log: log.log } : {}),
       client: "pg",
       // A connect attempt to an unreachable host gives up after 5 s (the request gets 503) and
       // TCP keep-alive notices dead peers; connections that died while PostgreSQL was down are
@@ -61,6 +67,10 @@ export function connectDatabase(options: ConnectOptions): Database {
         // A failed connect fails the waiting request at once (503) instead of retrying until the
         // acquire timeout (knex's default, stated here because the fault tests rely on it).
         propagateCreateError: true,
+        afterCreate(connection: unknown, done: (err: Error | null, connection: unknown) => void) {
+          log?.connected();
+          done(null, connection);
+        },
       },
       acquireConnectionTimeout: 10_000,
     });
@@ -73,6 +83,7 @@ export function connectDatabase(options: ConnectOptions): Database {
     dialect: "postgres",
     connection: { filename: options.pgliteDir },
     useNullAsDefault: true,
+    ...(log ? { log: log.log } : {}),
   } as Knex.Config);
   return { knex, kind: "pglite", close: () => knex.destroy() };
 }

@@ -2,6 +2,7 @@ import express, { type Express, type RequestHandler } from "express";
 import * as OpenApiValidator from "express-openapi-validator";
 import { pinoHttp } from "pino-http";
 import type { Logger } from "../logging/logger.js";
+import { requestLogSerializers } from "../logging/request-log.js";
 import type { Services } from "../core/services.js";
 import { errorHandler, sendError } from "./error-handler.js";
 import type { HandlerTable } from "./operation-handler.js";
@@ -77,6 +78,8 @@ export function createApp({ services, logger, handlers }: AppOptions): Express {
     pinoHttp({
       logger,
       customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? "error" : "info"),
+      // One short record per request; the headers only when debugging.
+      serializers: requestLogSerializers(() => logger.isLevelEnabled("debug")),
       // Never write the bearer token (or cookies) to the log.
       redact: { paths: ["req.headers.authorization", "req.headers.cookie"], censor: "[redacted]" },
     }),

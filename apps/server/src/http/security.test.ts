@@ -104,8 +104,8 @@ describe.each(testDatabases())("optional bearer-token authentication (%s)", (kin
         done();
       },
     });
-    const config = loadConfig({}, { dataDir: server.dataDir, authToken: TOKEN, logLevel: "info" });
-    const app = createApp({ services: { knex: server.database.knex, databaseKind: server.database.kind, config }, logger: pino({ level: "info" }, sink), handlers });
+    const config = loadConfig({}, { dataDir: server.dataDir, authToken: TOKEN, logLevel: "debug" });
+    const app = createApp({ services: { knex: server.database.knex, databaseKind: server.database.kind, config }, logger: pino({ level: "debug" }, sink), handlers });
     loggingServer = http.createServer(app);
     await new Promise<void>((resolve) => loggingServer!.listen(0, "127.0.0.1", resolve));
     loggingUrl = `http://127.0.0.1:${(loggingServer.address() as AddressInfo).port}`;
