@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TrackerClient } from "@tracker-ml/client";
 import { createClient as createExtClient } from "@tracker-ml/client/ext";
 import { createClient as createClientC } from "@tracker-ml/client/rev-c";
-import { testDatabases } from "@tracker/server/testing";
+import { testDatabases } from "@tracker/testing";
 import { coverage, coverageTable } from "./harness/coverage.js";
 import type { ExtContext, ExtScenario } from "./harness/ext-scenario.js";
 import { Recorder } from "./harness/recorder.js";

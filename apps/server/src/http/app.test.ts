@@ -10,7 +10,7 @@ describe.each(testDatabases())("server skeleton on %s", (kind) => {
     await server?.dispose();
   });
 
-  it("answers /health with the database kind", async () => {
+  it("answers /health with the database kind (more in handlers/health.test.ts)", async () => {
     const res = await call(server.url, "GET", "/health");
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ status: "ok", database: kind });

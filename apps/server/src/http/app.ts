@@ -86,17 +86,8 @@ export function createApp({ services, logger, handlers }: AppOptions): Express {
     }),
   );
   app.use(normaliseRequest(services.config.namespace));
-  // Before anything reads a body: without the token (when one is configured) only /health answers.
+  // Before anything reads a body: without the token (when one is configured) only the health probes answer.
   app.use(bearerAuth(services.config.authToken));
-
-  app.get("/health", async (_req, res) => {
-    try {
-      await services.knex.raw("select 1");
-      res.json({ status: "ok", database: services.databaseKind });
-    } catch {
-      sendError(res, "TEMPORARILY_UNAVAILABLE", "The database is unavailable");
-    }
-  });
 
   // Bodies are JSON whatever the Content-Type says (as MLflow's server does); at most 1 MB.
   app.use(express.json({ limit: "1mb", type: () => true, strict: false, verify: verifyUtf8 }));

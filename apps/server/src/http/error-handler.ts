@@ -60,9 +60,14 @@ function validatorMessage(err: HttpLikeError): string {
     .join("; ");
 }
 
+/** Seconds a client should wait before retrying a 503 answer (the database is usually back by then). */
+export const RETRY_AFTER_SECONDS = 5;
+
 export function sendError(res: Parameters<RequestHandler>[1], code: ErrorCode, message: string): void {
   const body: ErrorBody = { error_code: code, message };
-  res.status(STATUS_OF_CODE[code]).json(body);
+  const status = STATUS_OF_CODE[code];
+  if (status === 503) res.setHeader("Retry-After", String(RETRY_AFTER_SECONDS));
+  res.status(status).json(body);
 }
 
 /** Maps anything thrown by a handler, the validator or body parser to the API's error body. */

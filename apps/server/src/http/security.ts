@@ -28,8 +28,8 @@ export function securityHeaders(): RequestHandler {
   }) as RequestHandler;
 }
 
-/** Paths that stay open when authentication is on: the liveness probe of load balancers. */
-export const OPEN_PATHS: ReadonlySet<string> = new Set(["/health", "/health/"]);
+/** Paths that stay open when authentication is on: the health probes of orchestrators and load balancers. */
+export const OPEN_PATHS: ReadonlySet<string> = new Set(["/health", "/health/live", "/health/ready"]);
 
 const digest = (text: string): Buffer => createHash("sha256").update(text, "utf8").digest();
 

@@ -1,7 +1,7 @@
 import type { TrackerClient } from "@tracker-ml/client";
 import type { ExtClient } from "@tracker-ml/client/ext";
 import type { RevCClient } from "@tracker-ml/client/rev-c";
-import type { TestDatabase } from "@tracker/server/testing";
+import type { TestDatabase } from "@tracker/testing";
 
 /**
  * One scenario of the extensions' contract test (src/ext-contract.test.ts): a module in

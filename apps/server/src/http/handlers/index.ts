@@ -1,6 +1,7 @@
 import type { HandlerTable } from "../operation-handler.js";
 import { artifactHandlers } from "./artifacts.js";
 import { experimentHandlers } from "./experiments.js";
+import { healthHandlers } from "./health.js";
 import { registryHandlers } from "./registry.js";
 import { runDataHandlers } from "./run-data.js";
 import { runHandlers } from "./runs.js";
@@ -17,4 +18,5 @@ export const handlers: HandlerTable = {
   ...artifactHandlers,
   ...registryHandlers,
   ...serverInfoHandlers,
+  ...healthHandlers,
 };
