@@ -7,7 +7,7 @@ export type LiveStatus = components["schemas"]["LiveStatus"];
 export type ReadyStatus = components["schemas"]["ReadyStatus"];
 
 export class HealthClient extends ClientCore {
-  /** Liveness: resolves while the server process serves HTTP, even when its database is down. */
+  /** Liveness: resolves while the server serves HTTP, even when its database is down. */
   async liveness(): Promise<LiveStatus> {
     return expectData(this.ext.GET("/health/live"));
   }
