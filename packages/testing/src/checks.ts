@@ -101,3 +101,13 @@ export function changedTables(before: Snapshot, after: Snapshot): string[] {
   const names = new Set([...Object.keys(before), ...Object.keys(after)]);
   return [...names].filter((t) => before[t]?.digest !== after[t]?.digest || before[t]?.rows !== after[t]?.rows);
 }
+
+/** The error code and message a function throws (it must throw). */
+export function thrownBy(fn: () => unknown): { code: string | undefined; message: string } {
+  try {
+    fn();
+  } catch (err) {
+    return { code: (err as { code?: string }).code, message: (err as Error).message };
+  }
+  throw new Error("expected an error");
+}

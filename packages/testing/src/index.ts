@@ -5,4 +5,4 @@ export { startTestServer, useTestServer, type TestServer, type SuiteServer } fro
 export { CLI, runCli, startServerProcess, backendStore, type CliRun, type ServerProcess, type ServerProcessOptions } from "./cli-process.js";
 export { startCluster, postgresBinDir, type PgCluster } from "./pg-cluster.js";
 export { holdRequest, idleKeepAlive, keepAliveConnection, type HeldRequest, type KeepAliveConnection, type RawResponse } from "./raw-http.js";
-export { sendRaw, leaksIn, errorAnswerProblems, snapshotDatabase, changedTables, type RawAnswer, type Snapshot } from "./checks.js";
+export { sendRaw, leaksIn, errorAnswerProblems, snapshotDatabase, changedTables, thrownBy, type RawAnswer, type Snapshot } from "./checks.js";

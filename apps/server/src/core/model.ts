@@ -1,7 +1,7 @@
 /** Revision-agnostic records the core hands to the HTTP adapters. */
 
 export type LifecycleStage = "active" | "deleted";
-export type ViewType = "ACTIVE_ONLY" | "DELETED_ONLY" | "ALL";
+export type { ViewType } from "../search/search-options.js";
 export type RunStatus = "RUNNING" | "SCHEDULED" | "FINISHED" | "FAILED" | "KILLED";
 
 export interface KeyValue {

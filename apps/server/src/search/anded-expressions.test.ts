@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { TrackerError } from "../core/errors.js";
+import { TrackerError } from "../errors.js";
 import { andedExpressionsToFilter, escapeLike } from "./anded-expressions.js";
 import { compileRunFilter } from "./run-search.js";
 

@@ -11,7 +11,7 @@
  * JSON number or, as protobuf's JSON mapping allows, a numeric string ("1.5", "Infinity").
  * All expressions are ANDed. Every malformed shape is INVALID_PARAMETER_VALUE naming the index.
  */
-import { invalidParameter } from "../core/errors.js";
+import { invalidParameter } from "../errors.js";
 import type { FilterAst, NumericOperator } from "./ast.js";
 
 const METRIC_COMPARATORS: Record<string, NumericOperator> = { ">": ">", ">=": ">=", "==": "=", "!=": "!=", "<=": "<=", "<": "<" };

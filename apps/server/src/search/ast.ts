@@ -12,12 +12,15 @@ export type RunAttribute = "status" | "run_name" | "start_time" | "end_time" | "
 /** Attributes of an experiment that a filter or an order_by may name. */
 export type ExperimentAttribute = "name" | "experiment_id" | "creation_time" | "last_update_time";
 
+/** Fields of registered-models/search and model-versions/search filters. */
+export type RegistryAttribute = "name" | "run_id" | "source_path";
+
 /** What a comparison or an order term is about. `key` of metric/param/tag is the user's key, verbatim. */
 export type FilterField =
   | { entity: "metric"; key: string }
   | { entity: "param"; key: string }
   | { entity: "tag"; key: string }
-  | { entity: "attribute"; key: RunAttribute | ExperimentAttribute };
+  | { entity: "attribute"; key: RunAttribute | ExperimentAttribute | RegistryAttribute };
 
 /** Operators of numeric comparisons (`<>` in the text is normalised to `!=`). */
 export type NumericOperator = "=" | "!=" | ">" | ">=" | "<" | "<=";

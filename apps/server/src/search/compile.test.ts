@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { TrackerError } from "../core/errors.js";
+import { TrackerError } from "../errors.js";
 import type { FilterAst } from "./ast.js";
 import { compileExperimentFilter } from "./experiment-search.js";
 import { parseExperimentFilter, parseRunFilter } from "./filter-parser.js";

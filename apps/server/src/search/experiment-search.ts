@@ -17,8 +17,8 @@
  * view type.
  */
 import type { Knex } from "knex";
-import { invalidParameter } from "../core/errors.js";
-import type { ViewType } from "../core/model.js";
+import { invalidParameter } from "../errors.js";
+import type { ViewType } from "./search-options.js";
 import type { ExperimentAttribute, FilterAst, FilterField, OrderTerm } from "./ast.js";
 import { parseExperimentFilter, parseExperimentOrderBy } from "./filter-parser.js";
 import {

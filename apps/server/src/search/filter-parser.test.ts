@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { TrackerError } from "../core/errors.js";
+import { TrackerError } from "../errors.js";
 import type { FilterAst, FilterField, NumericOperator, StringOperator } from "./ast.js";
 import { tokenize } from "./filter-lexer.js";
 import { FILTER_LIMITS, parseExperimentFilter, parseExperimentOrderBy, parseRunFilter, parseRunOrderBy } from "./filter-parser.js";

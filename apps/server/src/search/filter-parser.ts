@@ -30,11 +30,16 @@
  * LIKE, ILIKE, NOT LIKE, NOT ILIKE; IN / NOT IN are allowed for params, tags, run_id and
  * experiment_id. experiment_id takes =, !=, IN and NOT IN with integer values (quoted or not).
  *
+ * Registered-model and model-version filters (registered-models/search, model-versions/search) use
+ * the same grammar restricted as revision C describes them: comparisons joined by AND only (no OR,
+ * NOT or parentheses), string values in single quotes, and per field the operators it allows:
+ * models `name` with =, LIKE, ILIKE; versions `name`, `run_id`, `source_path` with =.
+ *
  * Every error is INVALID_PARAMETER_VALUE with the 1-based character position and what was
  * expected, e.g. `Invalid filter at position 17: expected a value after '>', found the end of the input`.
  */
-import { invalidParameter } from "../core/errors.js";
-import type { ExperimentAttribute, FilterAst, FilterField, NumericOperator, OrderTerm, RunAttribute, StringOperator } from "./ast.js";
+import { invalidParameter } from "../errors.js";
+import type { ExperimentAttribute, FilterAst, FilterField, NumericOperator, OrderTerm, RegistryAttribute, RunAttribute, StringOperator } from "./ast.js";
 import { describeToken, tokenize, type Fail, type Token } from "./filter-lexer.js";
 import { likePatternProblem } from "./sql-fragments.js";
 
@@ -54,16 +59,31 @@ export const FILTER_LIMITS = {
 
 type FieldType = "numeric" | "string" | "id";
 
-/** What one search scope (runs or experiments) accepts. */
+interface AttributeSpec {
+  key: RunAttribute | ExperimentAttribute | RegistryAttribute;
+  type: FieldType;
+  inAllowed: boolean;
+  orderable: boolean;
+  /** The string operators the field takes, when fewer than all (registry searches). */
+  operators?: readonly StringOperator[];
+}
+
+/** What one search scope (runs, experiments, registered models, model versions) accepts. */
 interface Dialect {
-  /** "runs" or "experiments", for messages. */
+  /** "runs", "experiments", ..., for messages. */
   name: string;
   entities: Record<string, "metric" | "param" | "tag" | "attribute">;
-  attributes: Record<string, { key: RunAttribute | ExperimentAttribute; type: FieldType; inAllowed: boolean; orderable: boolean }>;
+  attributes: Record<string, AttributeSpec>;
   /** Entities with keys (besides attribute). */
   keyed: Array<"metric" | "param" | "tag">;
   /** Whether order_by may name keyed fields. */
   keyedOrderable: boolean;
+  /** `and-only`: comparisons joined by AND, without OR, NOT or parentheses. */
+  logic: "boolean" | "and-only";
+  /** Whether string values may be double-quoted as well as single-quoted. */
+  doubleQuotedStrings: boolean;
+  /** What an identifier may be, for messages. */
+  identifiers: string;
 }
 
 const RUN_DIALECT: Dialect = {
@@ -92,6 +112,9 @@ const RUN_DIALECT: Dialect = {
   },
   keyed: ["metric", "param", "tag"],
   keyedOrderable: true,
+  logic: "boolean",
+  doubleQuotedStrings: true,
+  identifiers: "an identifier such as metrics.<key>, params.<key>, tags.<key> or an attribute (status, run_name, start_time, end_time, run_id, artifact_uri)",
 };
 
 const EXPERIMENT_DIALECT: Dialect = {
@@ -105,6 +128,37 @@ const EXPERIMENT_DIALECT: Dialect = {
   },
   keyed: ["tag"],
   keyedOrderable: false,
+  logic: "boolean",
+  doubleQuotedStrings: true,
+  identifiers: "an identifier such as name, tags.<key>, creation_time, last_update_time or experiment_id",
+};
+
+const REGISTRY_FIELD = { type: "string", inAllowed: false, orderable: false } as const;
+
+const REGISTERED_MODEL_DIALECT: Dialect = {
+  name: "registered models",
+  entities: {},
+  attributes: { name: { ...REGISTRY_FIELD, key: "name", operators: ["=", "LIKE", "ILIKE"] } },
+  keyed: [],
+  keyedOrderable: false,
+  logic: "and-only",
+  doubleQuotedStrings: false,
+  identifiers: "an identifier: name",
+};
+
+const MODEL_VERSION_DIALECT: Dialect = {
+  name: "model versions",
+  entities: {},
+  attributes: {
+    name: { ...REGISTRY_FIELD, key: "name", operators: ["="] },
+    run_id: { ...REGISTRY_FIELD, key: "run_id", operators: ["="] },
+    source_path: { ...REGISTRY_FIELD, key: "source_path", operators: ["="] },
+  },
+  keyed: [],
+  keyedOrderable: false,
+  logic: "and-only",
+  doubleQuotedStrings: false,
+  identifiers: "an identifier: name, run_id or source_path",
 };
 
 const RESERVED = new Set(["AND", "OR", "NOT", "IN", "LIKE", "ILIKE"]);
@@ -116,6 +170,7 @@ interface ResolvedField {
   type: FieldType;
   inAllowed: boolean;
   orderable: boolean;
+  operators?: readonly StringOperator[];
   /** How the user wrote it, for messages. */
   text: string;
 }
@@ -152,7 +207,8 @@ class Parser {
     const ast = this.parseOr(0);
     const rest = this.peek();
     if (rest.kind !== "eof") {
-      this.failAt(rest, rest.kind === "rparen" ? "unbalanced ')': expected AND, OR or the end of the filter" : "expected AND, OR or the end of the filter");
+      const expected = this.dialect.logic === "and-only" ? "expected AND or the end of the filter" : "expected AND, OR or the end of the filter";
+      this.failAt(rest, rest.kind === "rparen" ? `unbalanced ')': ${expected}` : expected);
     }
     return ast;
   }
@@ -177,7 +233,7 @@ class Parser {
 
   private parseOr(depth: number): FilterAst {
     const operands = [this.parseAnd(depth)];
-    while (isKeyword(this.peek(), "OR")) {
+    while (this.dialect.logic === "boolean" && isKeyword(this.peek(), "OR")) {
       this.next();
       operands.push(this.parseAnd(depth));
     }
@@ -195,7 +251,7 @@ class Parser {
 
   private parseNot(depth: number): FilterAst {
     const token = this.peek();
-    if (isKeyword(token, "NOT")) {
+    if (isKeyword(token, "NOT") && this.dialect.logic === "boolean") {
       this.checkDepth(token, depth + 1);
       this.next();
       return { type: "not", operand: this.parseNot(depth + 1) };
@@ -205,7 +261,7 @@ class Parser {
 
   private parsePrimary(depth: number): FilterAst {
     const token = this.peek();
-    if (token.kind === "lparen") {
+    if (token.kind === "lparen" && this.dialect.logic === "boolean") {
       this.checkDepth(token, depth + 1);
       this.next();
       const inner = this.parseOr(depth + 1);
@@ -233,7 +289,10 @@ class Parser {
     let prefix: string | undefined;
     let key: string;
     let text = word.value;
-    if (word.value.indexOf(".") === word.value.length - 1) {
+    if (Object.keys(this.dialect.entities).length === 0) {
+      // No prefixes in this scope: the whole word names an attribute.
+      key = word.value;
+    } else if (word.value.indexOf(".") === word.value.length - 1) {
       prefix = word.value.slice(0, -1);
       const quoted = this.peek();
       const isQuotedKey = (quoted.kind === "string" && quoted.quote === '"') || quoted.kind === "backtick";
@@ -256,25 +315,30 @@ class Parser {
   }
 
   private identifierExpectation(): string {
-    return this.dialect === RUN_DIALECT
-      ? "expected an identifier such as metrics.<key>, params.<key>, tags.<key> or an attribute (status, run_name, start_time, end_time, run_id, artifact_uri)"
-      : "expected an identifier such as name, tags.<key>, creation_time, last_update_time or experiment_id";
+    return `expected ${this.dialect.identifiers}`;
   }
 
   private resolve(word: Token, prefix: string | undefined, key: string, text: string): ResolvedField {
-    const entity = prefix === undefined ? "attribute" : this.dialect.entities[prefix.toLowerCase()];
+    const entity = prefix === undefined ? "attribute" : Object.hasOwn(this.dialect.entities, prefix.toLowerCase()) ? this.dialect.entities[prefix.toLowerCase()] : undefined;
     if (entity === undefined) {
       const known = this.dialect.keyed.map((e) => ENTITY_NAMES[e]).concat("attributes");
       this.fail(word.start, `unknown entity '${prefix}' in '${text}'; expected ${known.join(", ")}`);
     }
     if (entity === "attribute") {
-      const attribute = this.dialect.attributes[key.toLowerCase()];
+      const attribute = Object.hasOwn(this.dialect.attributes, key.toLowerCase()) ? this.dialect.attributes[key.toLowerCase()] : undefined;
       if (!attribute) {
         const known = Object.keys(this.dialect.attributes).join(", ");
         const hint = prefix === undefined && this.dialect === RUN_DIALECT ? "; metrics, params and tags need their prefix (metrics.<key>)" : "";
         this.fail(word.start, `unknown attribute '${key}' for ${this.dialect.name}; expected one of ${known}${hint}`);
       }
-      return { field: { entity: "attribute", key: attribute.key }, type: attribute.type, inAllowed: attribute.inAllowed, orderable: attribute.orderable, text };
+      return {
+        field: { entity: "attribute", key: attribute.key },
+        type: attribute.type,
+        inAllowed: attribute.inAllowed,
+        orderable: attribute.orderable,
+        operators: attribute.operators,
+        text,
+      };
     }
     if (key.length === 0) this.fail(word.start, `the key in '${text}' is empty`);
     return { field: { entity, key }, type: entity === "metric" ? "numeric" : "string", inAllowed: entity !== "metric", orderable: this.dialect.keyedOrderable, text };
@@ -305,7 +369,7 @@ class Parser {
     }
     if (isKeyword(operator, "LIKE") || isKeyword(operator, "ILIKE")) {
       this.next();
-      if (resolved.type !== "string") this.fail(opToken.start, `'${shownOperator}' is not allowed for ${resolved.text}; ${this.allowedOperators(resolved)}`);
+      if (resolved.type !== "string" || !this.takes(resolved, shownOperator)) this.fail(opToken.start, `'${shownOperator}' is not allowed for ${resolved.text}; ${this.allowedOperators(resolved)}`);
       const valueToken = this.peek();
       const value = this.parseValue(resolved, shownOperator);
       const problem = likePatternProblem(value);
@@ -313,7 +377,8 @@ class Parser {
       return { type: "string", field: resolved.field, operator: shownOperator as StringOperator, value };
     }
     if (operator.kind !== "op") {
-      this.failAt(operator, `expected a comparison operator (=, !=, >, >=, <, <=, LIKE, ILIKE, IN) after ${resolved.text}`);
+      const operators = resolved.operators ? resolved.operators.join(", ") : "=, !=, >, >=, <, <=, LIKE, ILIKE, IN";
+      this.failAt(operator, `expected a comparison operator (${operators}) after ${resolved.text}`);
     }
     this.next();
     const op = operator.value as NumericOperator;
@@ -321,14 +386,20 @@ class Parser {
       const value = this.parseValue(resolved, op);
       return { type: "numeric", field: resolved.field, operator: op, value: Number(value) };
     }
-    if (op !== "=" && op !== "!=") {
+    if ((op !== "=" && op !== "!=") || !this.takes(resolved, op)) {
       this.fail(operator.start, `'${op}' is not allowed for ${resolved.text}; ${this.allowedOperators(resolved)}`);
     }
     const value = this.parseValue(resolved, op);
     return { type: "string", field: resolved.field, operator: op, value };
   }
 
+  /** Whether a string field takes the operator (every one, unless the scope lists them). */
+  private takes(resolved: ResolvedField, operator: string): boolean {
+    return resolved.operators === undefined || (resolved.operators as readonly string[]).includes(operator);
+  }
+
   private allowedOperators(resolved: ResolvedField): string {
+    if (resolved.operators) return `it takes ${resolved.operators.join(", ")} with a string in single quotes`;
     if (resolved.type === "numeric") return `it is numeric and takes ${NUMERIC_OPERATORS.join(", ")} with a number`;
     if (resolved.type === "id") return "it takes =, !=, IN and NOT IN with an experiment id";
     return `it takes =, !=, LIKE, ILIKE${resolved.inAllowed ? ", IN, NOT IN" : ""} with a quoted string`;
@@ -338,7 +409,7 @@ class Parser {
   private parseValue(resolved: ResolvedField, operator: string): string {
     const token = this.peek();
     if (token.kind !== "string" && token.kind !== "number") {
-      this.failAt(token, `expected a value after '${operator}'`);
+      this.failAt(token, this.dialect.doubleQuotedStrings ? `expected a value after '${operator}'` : `expected a string in single quotes after '${operator}'`);
     }
     this.next();
     return this.checkValue(resolved, token);
@@ -350,6 +421,9 @@ class Parser {
         if (token.kind !== "number") this.failAt(token, `expected a number to compare ${resolved.text} with`);
         return token.value;
       case "string":
+        if (!this.dialect.doubleQuotedStrings && (token.kind !== "string" || token.quote !== "'")) {
+          this.failAt(token, `expected a string in single quotes to compare ${resolved.text} with`);
+        }
         if (token.kind !== "string") this.failAt(token, `expected a quoted string to compare ${resolved.text} with`);
         return token.value;
       case "id": {
@@ -441,3 +515,13 @@ export function parseExperimentOrderBy(orderBy: readonly string[] | undefined | 
 /** The attributes each scope accepts, as the parser resolves them. */
 export const RUN_ATTRIBUTES = Object.keys(RUN_DIALECT.attributes) as RunAttribute[];
 export const EXPERIMENT_ATTRIBUTES = Object.keys(EXPERIMENT_DIALECT.attributes) as ExperimentAttribute[];
+
+/** Parses a registered-models/search filter (`name = '...'`, `name LIKE '...'`, ... joined by AND). */
+export function parseRegisteredModelFilter(filter: string | undefined | null): FilterAst | undefined {
+  return parseFilterWith(REGISTERED_MODEL_DIALECT, filter);
+}
+
+/** Parses a model-versions/search filter (`name = '...'`, `run_id = '...'`, `source_path = '...'` joined by AND). */
+export function parseModelVersionFilter(filter: string | undefined | null): FilterAst | undefined {
+  return parseFilterWith(MODEL_VERSION_DIALECT, filter);
+}

@@ -1,24 +1,29 @@
 /**
  * The search engine of runs/search (revision C filter strings and revisions A/B
- * anded_expressions: two front ends, one AST, one compiler) and experiments/search.
+ * anded_expressions: two front ends, one AST, one compiler), experiments/search and the registry
+ * searches (registered-models/search, model-versions/search): one lexer, one parser, one AST.
  *
  *   parseRunFilter(text)            -> FilterAst | undefined
  *   andedExpressionsToFilter(json)  -> FilterAst | undefined
  *   searchRuns(knex, options)       -> { runIds, nextPageToken? }
  *   searchExperiments(knex, options)-> { experimentIds, nextPageToken? }
+ *   parseRegisteredModelFilter / parseModelVersionFilter + compileRegistryFilter (registry searches)
  */
-export type { ExperimentAttribute, FilterAst, FilterField, NumericOperator, OrderTerm, RunAttribute, StringOperator } from "./ast.js";
+export type { ExperimentAttribute, FilterAst, FilterField, NumericOperator, OrderTerm, RegistryAttribute, RunAttribute, StringOperator } from "./ast.js";
 export { describeToken, tokenize, type Fail, type Token, type TokenKind } from "./filter-lexer.js";
 export {
   EXPERIMENT_ATTRIBUTES,
   FILTER_LIMITS,
   parseExperimentFilter,
   parseExperimentOrderBy,
+  parseModelVersionFilter,
+  parseRegisteredModelFilter,
   parseRunFilter,
   parseRunOrderBy,
   RUN_ATTRIBUTES,
 } from "./filter-parser.js";
 export { andedExpressionsToFilter, escapeLike } from "./anded-expressions.js";
+export { compileRegistryFilter } from "./registry-search.js";
 export { compileRunFilter, MAX_RUN_SEARCH_RESULTS, runSortColumns, searchRuns, type RunSearchOptions, type RunSearchResult } from "./run-search.js";
 export {
   compileExperimentFilter,

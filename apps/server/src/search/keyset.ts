@@ -20,7 +20,7 @@
  * the query it came from. Anything malformed, tampered or foreign is `Invalid page token`.
  */
 import { createHash } from "node:crypto";
-import { invalidParameter } from "../core/errors.js";
+import { invalidParameter } from "../errors.js";
 
 /** The SQL type of a sort column; decides how a token value is validated and cast back. */
 export type SortType = "bigint" | "integer" | "double precision" | "text" | "bpchar";

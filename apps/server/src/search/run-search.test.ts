@@ -1,7 +1,7 @@
 import type { Knex } from "knex";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { TrackerError } from "../core/errors.js";
-import type { ViewType } from "../core/model.js";
+import { TrackerError } from "../errors.js";
+import type { ViewType } from "./search-options.js";
 import { startTestServer, testDatabases, type TestServer } from "@tracker/testing";
 import { andedExpressionsToFilter } from "./anded-expressions.js";
 import { parseRunFilter } from "./filter-parser.js";

@@ -24,8 +24,8 @@
  * filter, order_by and view type.
  */
 import type { Knex } from "knex";
-import { invalidParameter } from "../core/errors.js";
-import type { ViewType } from "../core/model.js";
+import { invalidParameter } from "../errors.js";
+import type { ViewType } from "./search-options.js";
 import type { FilterAst, FilterField, OrderTerm, RunAttribute } from "./ast.js";
 import { parseRunOrderBy } from "./filter-parser.js";
 import {

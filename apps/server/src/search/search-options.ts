@@ -1,6 +1,7 @@
 /** Checks of the options both searches share. */
-import { invalidParameter } from "../core/errors.js";
-import type { ViewType } from "../core/model.js";
+import { invalidParameter } from "../errors.js";
+/** Which entities a search sees by lifecycle stage (core/model.ts re-exports it). */
+export type ViewType = "ACTIVE_ONLY" | "DELETED_ONLY" | "ALL";
 
 const LIFECYCLE: Record<ViewType, string | undefined> = { ACTIVE_ONLY: "active", DELETED_ONLY: "deleted", ALL: undefined };
 

@@ -2,7 +2,7 @@
  * Small builders of parameterized SQL shared by the run and experiment compilers. Only constant
  * SQL text is ever concatenated; every user-supplied key or value is a `?` binding.
  */
-import { invalidParameter } from "../core/errors.js";
+import { invalidParameter } from "../errors.js";
 import type { NumericOperator, StringOperator } from "./ast.js";
 import type { SqlFragment } from "./keyset.js";
 

@@ -1,4 +1,5 @@
 import type { Knex } from "knex";
+import { parseModelVersionFilter } from "../../search/index.js";
 import { nowMs } from "../clock.js";
 import { invalidParameter } from "../errors.js";
 import type { KeyValue, Page } from "../model.js";
@@ -7,11 +8,10 @@ import * as store from "../../store/registry/model-versions.js";
 import { findRegisteredModelRow, updateRegisteredModelRow } from "../../store/registry/registered-models.js";
 import { searchModelVersionRows, versionSortValue } from "../../store/registry/search.js";
 import { checkedTags, checkTag, checkTagKey, checkText } from "./checks.js";
-import { parseFilter } from "./filter.js";
 import { ACTIVE_STAGES, canonicalStage, modelNotFound, parseVersion, versionNotFound, type ModelVersionRecord } from "./model.js";
 import { orderSignature, parseOrderBy, withTieBreaks } from "./order-by.js";
 import { decodeKeysetToken, encodeKeysetToken } from "./page-token.js";
-import { VERSION_FILTER_COLUMNS, VERSION_SORT_COLUMNS, VERSION_SORT_TYPES, VERSION_TIE_BREAKS } from "./search.js";
+import { VERSION_SORT_COLUMNS, VERSION_SORT_TYPES, VERSION_TIE_BREAKS } from "./search.js";
 
 /**
  * Model versions (revision C). Numbers come from the model row's next_version counter, taken with
@@ -180,7 +180,7 @@ export async function searchModelVersions(services: Services, query: ModelVersio
     throw invalidParameter(`Invalid value ${maxResults} for parameter 'max_results': it must be between 1 and ${VERSION_SEARCH_LIMITS.maxResults}`);
   }
   if (query.filter !== undefined) checkText("filter", query.filter);
-  const conditions = parseFilter(query.filter, VERSION_FILTER_COLUMNS);
+  const filter = parseModelVersionFilter(query.filter);
   const order = withTieBreaks(parseOrderBy(query.orderBy ?? [], VERSION_SORT_COLUMNS), VERSION_TIE_BREAKS);
   const signature = orderSignature(order);
   const scope = "model-versions/search";
@@ -188,7 +188,7 @@ export async function searchModelVersions(services: Services, query: ModelVersio
     ? decodeKeysetToken(query.pageToken, scope, signature, order.map((k) => VERSION_SORT_TYPES[k.column]))
     : undefined;
 
-  const rows = await searchModelVersionRows(services.knex, { conditions, order, after, limit: maxResults + 1 });
+  const rows = await searchModelVersionRows(services.knex, { filter, order, after, limit: maxResults + 1 });
   const pageRows = rows.slice(0, maxResults);
   const last = pageRows[pageRows.length - 1];
   const nextPageToken =

@@ -1,4 +1,5 @@
 import type { Knex } from "knex";
+import { parseRegisteredModelFilter } from "../../search/index.js";
 import { nowMs } from "../clock.js";
 import { alreadyExists, invalidParameter } from "../errors.js";
 import type { KeyValue, Page } from "../model.js";
@@ -8,11 +9,10 @@ import * as store from "../../store/registry/registered-models.js";
 import { latestVersionsOf } from "../../store/registry/model-versions.js";
 import { modelSortValue, searchRegisteredModelRows } from "../../store/registry/search.js";
 import { checkedTags, checkModelName, checkTag, checkTagKey, checkText } from "./checks.js";
-import { parseFilter } from "./filter.js";
 import { canonicalStage, modelNotFound, STAGES, type ModelVersionRecord, type RegisteredModelRecord } from "./model.js";
 import { orderSignature, parseOrderBy, withTieBreaks } from "./order-by.js";
 import { decodeKeysetToken, encodeKeysetToken } from "./page-token.js";
-import { MODEL_FILTER_COLUMNS, MODEL_SORT_COLUMNS, MODEL_SORT_TYPES, MODEL_TIE_BREAKS } from "./search.js";
+import { MODEL_SORT_COLUMNS, MODEL_SORT_TYPES, MODEL_TIE_BREAKS } from "./search.js";
 
 /**
  * Registered models (revision C): create, read, rename, describe, tag, delete, list and search.
@@ -131,7 +131,7 @@ export async function searchRegisteredModels(services: Services, query: Register
     throw invalidParameter(`Invalid value ${maxResults} for parameter 'max_results': it must be between 1 and ${MODEL_SEARCH_LIMITS.maxResults}`);
   }
   if (query.filter !== undefined) checkText("filter", query.filter);
-  const conditions = parseFilter(query.filter, MODEL_FILTER_COLUMNS);
+  const filter = parseRegisteredModelFilter(query.filter);
   const order = withTieBreaks(parseOrderBy(query.orderBy ?? [], MODEL_SORT_COLUMNS), MODEL_TIE_BREAKS);
   const signature = orderSignature(order);
   const scope = `registered-models/${operation}`;
@@ -139,7 +139,7 @@ export async function searchRegisteredModels(services: Services, query: Register
     ? decodeKeysetToken(query.pageToken, scope, signature, order.map((k) => MODEL_SORT_TYPES[k.column]))
     : undefined;
 
-  const rows = await searchRegisteredModelRows(services.knex, { conditions, order, after, limit: maxResults + 1 });
+  const rows = await searchRegisteredModelRows(services.knex, { filter, order, after, limit: maxResults + 1 });
   const pageRows = rows.slice(0, maxResults);
   const last = pageRows[pageRows.length - 1];
   const nextPageToken =

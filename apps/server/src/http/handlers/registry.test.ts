@@ -482,17 +482,17 @@ describe.each(testDatabases())("revision C model registry on %s", (kind) => {
 
     it("rejects malformed filters, naming the problem", async () => {
       const cases: Array<[string, RegExp]> = [
-        ["name LIKE 'unclosed", /not closed/],
-        ["description = 'x'", /unknown column 'description'/],
-        ["name != 'x'", /comparator/],
+        ["name LIKE 'unclosed", /unterminated string/],
+        ["description = 'x'", /unknown attribute 'description'/],
+        ["name != 'x'", /'!=' is not allowed for name/],
         ["name = \"x\"", /single quotes/],
         ["name = 'a' OR name = 'b'", /expected AND/],
-        ["name = 'a' AND", /expected a column/],
+        ["name = 'a' AND", /expected an identifier: name/],
         ["name = 5", /single quotes/],
-        ["name", /comparator/],
-        ["(name = 'a')", /expected a column/],
+        ["name", /expected a comparison operator \(=, LIKE, ILIKE\)/],
+        ["(name = 'a')", /expected an identifier: name/],
         ["name = 'a' ; drop table x", /unexpected character ';'/],
-        ["run_id = 'x'", /unknown column 'run_id'/],
+        ["run_id = 'x'", /unknown attribute 'run_id'/],
       ];
       for (const [filter, message] of cases) {
         const res = await searchModels({ filter });
@@ -916,9 +916,9 @@ describe.each(testDatabases())("revision C model registry on %s", (kind) => {
       expectError(await searchVersions({ page_token: "%%%" }), 400, "INVALID_PARAMETER_VALUE", /page token/);
       const modelToken = (await searchModels({ max_results: 1 })).body.next_page_token as string;
       expectError(await searchVersions({ page_token: modelToken }), 400, "INVALID_PARAMETER_VALUE", /page token/);
-      expectError(await searchVersions({ filter: "name LIKE 'vs'" }), 400, "INVALID_PARAMETER_VALUE", /comparator/);
-      expectError(await searchVersions({ filter: "stage = 'None'" }), 400, "INVALID_PARAMETER_VALUE", /unknown column 'stage'/);
-      expectError(await searchVersions({ filter: "name = 'vs-a' AND" }), 400, "INVALID_PARAMETER_VALUE", /expected a column/);
+      expectError(await searchVersions({ filter: "name LIKE 'vs'" }), 400, "INVALID_PARAMETER_VALUE", /'LIKE' is not allowed for name; it takes =/);
+      expectError(await searchVersions({ filter: "stage = 'None'" }), 400, "INVALID_PARAMETER_VALUE", /unknown attribute 'stage'/);
+      expectError(await searchVersions({ filter: "name = 'vs-a' AND" }), 400, "INVALID_PARAMETER_VALUE", /expected an identifier: name, run_id or source_path/);
       expectError(await searchVersions({ order_by: "run_id" }), 400, "INVALID_PARAMETER_VALUE", /unknown column 'run_id'/);
     });
   });

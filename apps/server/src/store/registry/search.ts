@@ -1,8 +1,8 @@
 import type { Knex } from "knex";
-import type { FilterCondition } from "../../core/registry/filter.js";
 import type { SortKey } from "../../core/registry/order-by.js";
 import type { SortValue } from "../../core/registry/page-token.js";
-import type { KeysetQuery, ModelFilterColumn, ModelSortColumn, VersionFilterColumn, VersionSortColumn } from "../../core/registry/search.js";
+import type { KeysetQuery, ModelSortColumn, VersionSortColumn } from "../../core/registry/search.js";
+import { compileRegistryFilter, type FilterAst, type RegistryAttribute } from "../../search/index.js";
 import type { ModelVersionRow, RegisteredModelRow } from "./rows.js";
 
 /**
@@ -15,7 +15,7 @@ const MODEL_SORT_SQL: Readonly<Record<ModelSortColumn, string>> = {
   name: `"name" COLLATE "C"`,
   last_updated_timestamp: `"last_updated_timestamp"`,
 };
-const MODEL_FILTER_SQL: Readonly<Record<ModelFilterColumn, string>> = { name: `"name"` };
+const MODEL_FILTER_SQL: Readonly<Partial<Record<RegistryAttribute, string>>> = { name: `"name"` };
 
 const VERSION_SORT_SQL: Readonly<Record<VersionSortColumn, string>> = {
   name: `"name" COLLATE "C"`,
@@ -23,15 +23,12 @@ const VERSION_SORT_SQL: Readonly<Record<VersionSortColumn, string>> = {
   stage: `"current_stage" COLLATE "C"`,
   last_updated_timestamp: `"last_updated_timestamp"`,
 };
-const VERSION_FILTER_SQL: Readonly<Record<VersionFilterColumn, string>> = { name: `"name"`, run_id: `"run_id"`, source_path: `"source"` };
+const VERSION_FILTER_SQL: Readonly<Record<RegistryAttribute, string>> = { name: `"name"`, run_id: `"run_id"`, source_path: `"source"` };
 
-function applyConditions<C extends string>(query: Knex.QueryBuilder, sql: Readonly<Record<C, string>>, conditions: FilterCondition<C>[]): void {
-  for (const condition of conditions) {
-    const column = sql[condition.column];
-    if (condition.comparator === "=") query.whereRaw(`${column} = ?`, [condition.value]);
-    // LIKE and ILIKE mean "contains": the text is wrapped in %...%; % and _ inside stay wildcards.
-    else query.whereRaw(`${column} ${condition.comparator} ?`, [`%${condition.value}%`]);
-  }
+function applyFilter(query: Knex.QueryBuilder, columns: Readonly<Partial<Record<RegistryAttribute, string>>>, filter: FilterAst | undefined): void {
+  if (!filter) return;
+  const where = compileRegistryFilter(filter, columns as Readonly<Record<RegistryAttribute, string>>);
+  query.whereRaw(where.sql, where.bindings as Knex.Value[]);
 }
 
 /** ORDER BY the keys and, for a later page, only rows strictly after `after` in that order. */
@@ -54,16 +51,16 @@ function applyKeysetOrder<C extends string>(query: Knex.QueryBuilder, sql: Reado
   query.orderByRaw(order.map((k) => `${sql[k.column]} ${k.ascending ? "ASC" : "DESC"}`).join(", "));
 }
 
-export async function searchRegisteredModelRows(db: Knex, q: KeysetQuery<ModelFilterColumn, ModelSortColumn>): Promise<RegisteredModelRow[]> {
+export async function searchRegisteredModelRows(db: Knex, q: KeysetQuery<ModelSortColumn>): Promise<RegisteredModelRow[]> {
   const query = db("registered_models").select("*");
-  applyConditions(query, MODEL_FILTER_SQL, q.conditions);
+  applyFilter(query, MODEL_FILTER_SQL, q.filter);
   applyKeysetOrder(query, MODEL_SORT_SQL, q.order, q.after);
   return (await query.limit(q.limit)) as RegisteredModelRow[];
 }
 
-export async function searchModelVersionRows(db: Knex, q: KeysetQuery<VersionFilterColumn, VersionSortColumn>): Promise<ModelVersionRow[]> {
+export async function searchModelVersionRows(db: Knex, q: KeysetQuery<VersionSortColumn>): Promise<ModelVersionRow[]> {
   const query = db("model_versions").select("*");
-  applyConditions(query, VERSION_FILTER_SQL, q.conditions);
+  applyFilter(query, VERSION_FILTER_SQL, q.filter);
   applyKeysetOrder(query, VERSION_SORT_SQL, q.order, q.after);
   return (await query.limit(q.limit)) as ModelVersionRow[];
 }
