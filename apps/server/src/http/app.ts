@@ -2,10 +2,12 @@ import express, { type Express, type RequestHandler } from "express";
 import * as OpenApiValidator from "express-openapi-validator";
 import { pinoHttp } from "pino-http";
 import type { Logger } from "../logging/logger.js";
-import type { Services } from "../core/services.js";
+import { mlflowServices, type Services } from "../core/services.js";
 import { errorHandler, sendError } from "./error-handler.js";
 import type { HandlerTable } from "./operation-handler.js";
 import { normaliseRequest } from "./request-normalisation.js";
+import { mlflowDocument } from "./mlflow-documents.js";
+import { originOf } from "./request-origin.js";
 import { searchByGet } from "./get-as-post.js";
 import { docsDirectory, revisionOf, SPEC_ORDER, specPath, type SpecName } from "./revisions.js";
 import { bearerAuth, rejectNulCharacters, securityHeaders, verifyUtf8 } from "./security.js";
@@ -24,9 +26,10 @@ function operationIdOf(req: express.Request): string | undefined {
   return (req as express.Request & { openapi?: OpenApiRequestInfo }).openapi?.schema?.operationId;
 }
 
-function validatorFor(spec: SpecName, validateResponses: boolean): RequestHandler[] {
+function validatorFor(spec: SpecName, validateResponses: boolean, mlflow: boolean): RequestHandler[] {
   return OpenApiValidator.middleware({
-    apiSpec: specPath(spec),
+    // express-openapi-validator's types want its own document type; the relaxed copy is that JSON.
+    apiSpec: mlflow ? (mlflowDocument(spec) as unknown as string) : specPath(spec),
     // Query strings are coerced to their schema types; JSON bodies are not (an int64 may be a
     // number or a decimal string, which the schemas say themselves).
     validateRequests: { allowUnknownQueryParameters: true, coerceTypes: false, removeAdditional: false },
@@ -35,6 +38,13 @@ function validatorFor(spec: SpecName, validateResponses: boolean): RequestHandle
     ignoreUndocumented: true,
     validateApiSpec: true,
   }) as RequestHandler[];
+}
+
+/** Runs `tracker` requests through one chain and requests through MLflow's paths through the other. */
+function byOrigin(trackerChain: RequestHandler[], mlflowChain: RequestHandler[]): RequestHandler {
+  const tracker = express.Router().use(trackerChain);
+  const mlflow = express.Router().use(mlflowChain);
+  return (req, res, next) => (originOf(res).mlflow ? mlflow : tracker)(req, res, next);
 }
 
 /** Calls the handler of the operation the document's validator matched, if any. */
@@ -52,7 +62,8 @@ function dispatch(spec: SpecName, services: Services, handlers: HandlerTable): R
       return;
     }
     const input = (req.method === "GET" ? req.query : (req.body ?? {})) as Record<string, unknown>;
-    const body = await handler({ revision, input, services, req, res });
+    const mlflow = originOf(res).mlflow;
+    const body = await handler({ revision, input, services: mlflow ? mlflowServices(services) : services, req, res, mlflow });
     if (body !== undefined) res.status(200).json(body);
   };
 }
@@ -109,12 +120,12 @@ export function createApp({ services, logger, handlers }: AppOptions): Express {
   app.use(rejectNulCharacters());
 
   for (const spec of SPEC_ORDER) {
-    app.use(validatorFor(spec, services.config.validateResponses));
+    app.use(byOrigin(validatorFor(spec, services.config.validateResponses, false), validatorFor(spec, services.config.validateResponses, true)));
     app.use(dispatch(spec, services, handlers));
   }
 
   app.use((req, res) => {
-    sendError(res, "ENDPOINT_NOT_FOUND", `No operation at ${req.method} ${req.path}`);
+    sendError(res, "ENDPOINT_NOT_FOUND", `No operation at ${req.method} ${originOf(res).path}`);
   });
   app.use(errorHandler);
   return app;

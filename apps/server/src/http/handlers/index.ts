@@ -1,6 +1,7 @@
 import type { HandlerTable } from "../operation-handler.js";
 import { artifactHandlers } from "./artifacts.js";
 import { experimentHandlers } from "./experiments.js";
+import { modelAliasHandlers } from "./model-aliases.js";
 import { registryHandlers } from "./registry.js";
 import { runDataHandlers } from "./run-data.js";
 import { runHandlers } from "./runs.js";
@@ -16,5 +17,6 @@ export const handlers: HandlerTable = {
   ...runDataHandlers,
   ...artifactHandlers,
   ...registryHandlers,
+  ...modelAliasHandlers,
   ...serverInfoHandlers,
 };
