@@ -12,11 +12,15 @@ export type RunAttribute = "status" | "run_name" | "start_time" | "end_time" | "
 /** Attributes of an experiment that a filter or an order_by may name. */
 export type ExperimentAttribute = "name" | "experiment_id" | "creation_time" | "last_update_time";
 
+/** What `dataset.<field>` may name (MLflow 2.4+): a run's input datasets by name or digest, or the context tag of the input. */
+export type DatasetField = "name" | "digest" | "context";
+
 /** What a comparison or an order term is about. `key` of metric/param/tag is the user's key, verbatim. */
 export type FilterField =
   | { entity: "metric"; key: string }
   | { entity: "param"; key: string }
   | { entity: "tag"; key: string }
+  | { entity: "dataset"; key: DatasetField }
   | { entity: "attribute"; key: RunAttribute | ExperimentAttribute };
 
 /** Operators of numeric comparisons (`<>` in the text is normalised to `!=`). */

@@ -34,7 +34,7 @@
  * expected, e.g. `Invalid filter at position 17: expected a value after '>', found the end of the input`.
  */
 import { invalidParameter } from "../core/errors.js";
-import type { ExperimentAttribute, FilterAst, FilterField, NumericOperator, OrderTerm, RunAttribute, StringOperator } from "./ast.js";
+import type { DatasetField, ExperimentAttribute, FilterAst, FilterField, NumericOperator, OrderTerm, RunAttribute, StringOperator } from "./ast.js";
 import { describeToken, tokenize, type Fail, type Token } from "./filter-lexer.js";
 import { likePatternProblem } from "./sql-fragments.js";
 
@@ -58,7 +58,7 @@ type FieldType = "numeric" | "string" | "id";
 interface Dialect {
   /** "runs" or "experiments", for messages. */
   name: string;
-  entities: Record<string, "metric" | "param" | "tag" | "attribute">;
+  entities: Record<string, "metric" | "param" | "tag" | "dataset" | "attribute">;
   attributes: Record<string, { key: RunAttribute | ExperimentAttribute; type: FieldType; inAllowed: boolean; orderable: boolean }>;
   /** Entities with keys (besides attribute). */
   keyed: Array<"metric" | "param" | "tag">;
@@ -81,6 +81,8 @@ const RUN_DIALECT: Dialect = {
     attributes: "attribute",
     attr: "attribute",
     run: "attribute",
+    dataset: "dataset",
+    datasets: "dataset",
   },
   attributes: {
     status: { key: "status", type: "string", inAllowed: false, orderable: true },
@@ -106,6 +108,8 @@ const EXPERIMENT_DIALECT: Dialect = {
   keyed: ["tag"],
   keyedOrderable: false,
 };
+
+const DATASET_FIELDS: readonly DatasetField[] = ["name", "digest", "context"];
 
 const RESERVED = new Set(["AND", "OR", "NOT", "IN", "LIKE", "ILIKE"]);
 const NUMERIC_OPERATORS: readonly NumericOperator[] = ["=", "!=", ">", ">=", "<", "<="];
@@ -275,6 +279,11 @@ class Parser {
         this.fail(word.start, `unknown attribute '${key}' for ${this.dialect.name}; expected one of ${known}${hint}`);
       }
       return { field: { entity: "attribute", key: attribute.key }, type: attribute.type, inAllowed: attribute.inAllowed, orderable: attribute.orderable, text };
+    }
+    if (entity === "dataset") {
+      const datasetKey = DATASET_FIELDS.find((f) => f === key.toLowerCase());
+      if (!datasetKey) this.fail(word.start, `unknown dataset field '${key}' in '${text}'; expected ${DATASET_FIELDS.map((f) => `dataset.${f}`).join(", ")}`);
+      return { field: { entity: "dataset", key: datasetKey }, type: "string", inAllowed: true, orderable: false, text };
     }
     if (key.length === 0) this.fail(word.start, `the key in '${text}' is empty`);
     return { field: { entity, key }, type: entity === "metric" ? "numeric" : "string", inAllowed: entity !== "metric", orderable: this.dialect.keyedOrderable, text };

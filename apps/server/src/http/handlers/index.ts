@@ -5,6 +5,7 @@ import { modelAliasHandlers } from "./model-aliases.js";
 import { registryHandlers } from "./registry.js";
 import { runDataHandlers } from "./run-data.js";
 import { runHandlers } from "./runs.js";
+import { runInputHandlers } from "./run-inputs.js";
 import { serverInfoHandlers } from "./server-info.js";
 
 /**
@@ -15,6 +16,7 @@ export const handlers: HandlerTable = {
   ...experimentHandlers,
   ...runHandlers,
   ...runDataHandlers,
+  ...runInputHandlers,
   ...artifactHandlers,
   ...registryHandlers,
   ...modelAliasHandlers,

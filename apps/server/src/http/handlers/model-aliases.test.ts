@@ -98,7 +98,8 @@ describe.each(testDatabases())("model aliases on %s", (kind) => {
   });
 
   it.each([
-    ["", "Registered model alias name cannot be empty."],
+    // MLflow's handler refuses an empty required field before its store sees it.
+    ["", "Missing value for required parameter 'alias'. See the API docs for more information about request parameters."],
     ["has space", "Invalid alias name: 'has space'. Names may only contain alphanumerics, underscores (_), and dashes (-)."],
     ["x".repeat(256), "'Registered model alias name' exceeds the maximum length of 255 characters"],
     ["Latest", "'latest' alias name (case insensitive) is reserved."],
