@@ -89,6 +89,8 @@ function validatorMessage(err: HttpLikeError, req: Parameters<ErrorRequestHandle
   const field = pathText(segments) || "request";
   const value = valueAt(root, segments);
   if (kind === "type") return wrongType(field, value).message;
+  // A model version is decimal digits (ModelVersionNumber); MLflow's words for anything else.
+  if (kind === "pattern" && segments[segments.length - 1] === "version") return "Model version must be an integer";
   const tooLong = /must NOT have more than (\d+) characters/.exec(message);
   if (tooLong) return `'${field}' exceeds the maximum length of ${tooLong[1]} characters`;
   if (kind === "maximum" || kind === "minimum" || kind === "exclusiveMaximum" || kind === "exclusiveMinimum") return invalidValue(field, value).message;
