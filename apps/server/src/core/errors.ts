@@ -42,11 +42,27 @@ export function pythonTypeName(value: unknown): string {
   return Array.isArray(value) ? "list" : "dict";
 }
 
-/** A JSON value written as MLflow writes it in messages (`json.dumps(..., sort_keys=True, separators=(",", ":"))`). */
+/** Longest rendering of a value a message carries; longer ones end with `...`. */
+const MAX_VALUE_TEXT = 200;
+/** Deeper values are not rendered (hostile input must not exhaust the stack while reporting it). */
+const MAX_VALUE_DEPTH = 10;
+
+/**
+ * A JSON value written as MLflow writes it in messages (`json.dumps(..., sort_keys=True,
+ * separators=(",", ":"))`), cut to MAX_VALUE_TEXT characters.
+ */
 function mlflowJson(value: unknown): string {
-  const sorted = (v: unknown): unknown =>
-    Array.isArray(v) ? v.map(sorted) : v && typeof v === "object" ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, sorted((v as Record<string, unknown>)[k])])) : v;
-  return JSON.stringify(sorted(value)) ?? "null";
+  const render = (v: unknown, depth: number): string => {
+    if (depth > MAX_VALUE_DEPTH) return "...";
+    if (Array.isArray(v)) return `[${v.slice(0, 50).map((item) => render(item, depth + 1)).join(",")}${v.length > 50 ? ",..." : ""}]`;
+    if (v && typeof v === "object") {
+      const keys = Object.keys(v).sort().slice(0, 50);
+      return `{${keys.map((k) => `${JSON.stringify(k)}:${render((v as Record<string, unknown>)[k], depth + 1)}`).join(",")}}`;
+    }
+    return JSON.stringify(v) ?? "null";
+  };
+  const text = render(value, 0);
+  return text.length > MAX_VALUE_TEXT ? `${text.slice(0, MAX_VALUE_TEXT)}...` : text;
 }
 
 /** MLflow's message for a request field of the wrong type. */

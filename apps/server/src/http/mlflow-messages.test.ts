@@ -42,6 +42,16 @@ describe.each(testDatabases())("MLflow's messages and limits on %s", (kind) => {
       );
     });
 
+    it("cuts a long or deeply nested wrong value short in the message", async () => {
+      let deep: unknown = 1;
+      for (let i = 0; i < 2000; i++) deep = { a: deep };
+      const res = await api().post("experiments/create", { name: deep });
+      expect(res.status).toBe(400);
+      const message = (res.body as { message: string }).message;
+      expect(message).toMatch(/^Invalid value \{"a":\{"a":.*\.\.\..* for parameter 'name' supplied\. Hint: Value was of type 'dict'\. See the API docs/);
+      expect(message.length).toBeLessThan(400);
+    });
+
     it("names a missing required parameter", async () => {
       expectMessage(
         await api().post("experiments/create", {}),
