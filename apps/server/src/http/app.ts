@@ -40,11 +40,18 @@ function validatorFor(spec: SpecName, validateResponses: boolean, mlflow: boolea
   }) as RequestHandler[];
 }
 
-/** Runs `tracker` requests through one chain and requests through MLflow's paths through the other. */
-function byOrigin(trackerChain: RequestHandler[], mlflowChain: RequestHandler[]): RequestHandler {
+/**
+ * Runs `tracker` requests through one chain and requests through MLflow's paths through the other,
+ * built on the first such request (a server used only through tracker's paths never builds it).
+ */
+function byOrigin(trackerChain: RequestHandler[], mlflowChain: () => RequestHandler[]): RequestHandler {
   const tracker = express.Router().use(trackerChain);
-  const mlflow = express.Router().use(mlflowChain);
-  return (req, res, next) => (originOf(res).mlflow ? mlflow : tracker)(req, res, next);
+  let mlflow: RequestHandler | undefined;
+  return (req, res, next) => {
+    if (!originOf(res).mlflow) return tracker(req, res, next);
+    mlflow ??= express.Router().use(mlflowChain());
+    return mlflow(req, res, next);
+  };
 }
 
 /** Calls the handler of the operation the document's validator matched, if any. */
@@ -120,7 +127,7 @@ export function createApp({ services, logger, handlers }: AppOptions): Express {
   app.use(rejectNulCharacters());
 
   for (const spec of SPEC_ORDER) {
-    app.use(byOrigin(validatorFor(spec, services.config.validateResponses, false), validatorFor(spec, services.config.validateResponses, true)));
+    app.use(byOrigin(validatorFor(spec, services.config.validateResponses, false), () => validatorFor(spec, services.config.validateResponses, true)));
     app.use(dispatch(spec, services, handlers));
   }
 
