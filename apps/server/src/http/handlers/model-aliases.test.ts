@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { apiAt, startTestServer, testDatabases, type Api, type TestServer } from "../../testing/test-server.js";
+import { apiAt, call, startTestServer, testDatabases, type Api, type TestServer } from "../../testing/test-server.js";
 
 interface Version {
   name: string;
@@ -41,6 +41,11 @@ describe.each(testDatabases())("model aliases on %s", (kind) => {
     const byAlias = await mlflow.get<{ model_version: Version }>("registered-models/alias", { name: "fraud", alias: "champion" });
     expect(byAlias.status).toBe(200);
     expect(byAlias.body.model_version).toMatchObject({ name: "fraud", version: "2", aliases: ["champion"] });
+    // Also under the preview prefix and /ajax-api, as MLflow serves its registry.
+    for (const prefix of ["2.0/preview/mlflow", "2.0/mlflow"]) {
+      const res = await call<{ model_version: Version }>(server.url, "GET", `/${prefix === "2.0/mlflow" ? "ajax-api" : "api"}/${prefix}/registered-models/alias?name=fraud&alias=champion`);
+      expect(res.body.model_version?.version, prefix).toBe("2");
+    }
 
     const model = await mlflow.get<{ registered_model: Model }>("registered-models/get", { name: "fraud" });
     expect(model.body.registered_model.aliases).toEqual([
