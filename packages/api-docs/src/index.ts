@@ -5,10 +5,10 @@
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
-export type DocsPage = "index" | "rev-a" | "rev-b" | "rev-c";
+export type DocsPage = "index" | "rev-a" | "rev-b" | "rev-c" | "ext";
 
 /** The pages, in the order of the index. */
-export const DOCS_PAGES: readonly DocsPage[] = ["index", "rev-a", "rev-b", "rev-c"];
+export const DOCS_PAGES: readonly DocsPage[] = ["index", "rev-a", "rev-b", "rev-c", "ext"];
 
 /** The URL path the pages link each other under. */
 export const DOCS_MOUNT = "/docs";

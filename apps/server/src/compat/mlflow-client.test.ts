@@ -116,6 +116,62 @@ describe.each(testDatabases())("the npm `mlflow` client against tracker --namesp
     expect(latest.model_versions.map((v: { version: string }) => v.version)).toEqual(["1"]);
   });
 
+  it("runs an MLflow 2.x training and deployment script: datasets, long params and tags, aliases, versions by version_number", async () => {
+    // The npm client (2.0.7) has no log-inputs or registry calls: those requests are sent as MLflow
+    // 2.x's Python client sends them (JSON bodies, GET parameters in the query string, DELETE with a body).
+    const send = async (method: string, p: string, body?: unknown) => {
+      const res = await fetch(`${server.url}/api/2.0/mlflow/${p}`, {
+        method,
+        ...(body === undefined ? {} : { headers: { "content-type": "application/json" }, body: JSON.stringify(body) }),
+      });
+      expect(res.status, `${method} ${p}: ${await res.clone().text()}`).toBe(200);
+      return res.json() as Promise<Record<string, any>>;
+    };
+    const { experiment_id } = await client.Experiments.create({ name: "mlflow-2x-script" });
+    const { run } = await client.Runs.create({ experiment_id, start_time: Date.now() });
+    const runId = run.info.run_id;
+
+    // mlflow.log_input(mlflow.data.from_pandas(df, name="iris"), context="training")
+    const dataset = {
+      name: "iris",
+      digest: "0f1e2d3c",
+      source_type: "local",
+      source: JSON.stringify({ uri: "/data/iris.csv" }),
+      schema: JSON.stringify({ mlflow_colspec: [{ type: "double", name: "sepal_length" }] }),
+      profile: JSON.stringify({ num_rows: 150, num_elements: 750 }),
+    };
+    await send("POST", "runs/log-inputs", { run_id: runId, datasets: [{ tags: [{ key: "mlflow.data.context", value: "training" }], dataset }] });
+    // MLflow 2.x's limits: a 1,000-character param and a 6,000-character tag are fine.
+    await client.Runs.logParameter({ run_id: runId, key: "features", value: "f".repeat(1000) });
+    await client.Runs.setTag({ run_id: runId, key: "mlflow.note.content", value: "n".repeat(6000) });
+    await client.Runs.update({ run_id: runId, status: "FINISHED", end_time: Date.now() });
+
+    const got = (await client.Runs.get({ run_id: runId })) as unknown as { run: { inputs: { dataset_inputs: unknown[] } } };
+    expect(got.run.inputs.dataset_inputs).toEqual([{ tags: [{ key: "mlflow.data.context", value: "training" }], dataset }]);
+    const found = await client.Runs.search({ experiment_ids: [experiment_id], filter: "dataset.name = 'iris' AND dataset.context = 'training'" });
+    expect(found.runs?.map((r) => r.info.run_id)).toEqual([runId]);
+
+    // mlflow.register_model(f"runs:/{run_id}/model", "iris-classifier") twice, then the champion alias.
+    await send("POST", "registered-models/create", { name: "iris-classifier" });
+    for (let i = 0; i < 2; i++) await send("POST", "model-versions/create", { name: "iris-classifier", source: `runs:/${runId}/model`, run_id: runId });
+    await send("POST", "registered-models/alias", { name: "iris-classifier", alias: "champion", version: "2" });
+
+    // mlflow.pyfunc.load_model("models:/iris-classifier@champion"): version by alias, then its download URI.
+    const byAlias = await send("GET", "registered-models/alias?name=iris-classifier&alias=champion");
+    expect(byAlias.model_version).toMatchObject({ name: "iris-classifier", version: "2", aliases: ["champion"] });
+    const uri = await send("GET", `model-versions/get-download-uri?name=iris-classifier&version=${byAlias.model_version.version}`);
+    expect(uri.artifact_uri).toBe(`runs:/${runId}/model`);
+    const model = await send("GET", "registered-models/get?name=iris-classifier");
+    expect(model.registered_model.aliases).toEqual([{ alias: "champion", version: "2" }]);
+
+    // client.search_model_versions("name='iris-classifier'", order_by=["version_number DESC"])
+    const versions = await send("GET", "model-versions/search?filter=name%3D%27iris-classifier%27&order_by=version_number+DESC&max_results=10000");
+    expect(versions.model_versions.map((v: { version: string }) => v.version)).toEqual(["2", "1"]);
+
+    await send("DELETE", "registered-models/alias", { name: "iris-classifier", alias: "champion" });
+    expect((await send("GET", "model-versions/get?name=iris-classifier&version=2")).model_version.aliases).toEqual([]);
+  });
+
   it("answers GET on experiments/search and the preview runs/search, as MLflow does", async () => {
     const res = await fetch(`${server.url}/api/2.0/mlflow/experiments/search?max_results=5&order_by=name`);
     expect(res.status).toBe(200);

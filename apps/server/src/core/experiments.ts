@@ -14,7 +14,7 @@ const missing = (id: number | string) => notFound(`No Experiment with id=${id} e
 
 function checkExperimentTag(tag: KeyValue): void {
   checkKey("Experiment tag", tag.key, { maxChars: LIMITS.keyChars });
-  checkValue("Experiment tag", tag.key, tag.value, { maxBytes: LIMITS.tagValueBytes });
+  checkValue("value", tag.value, { maxBytes: LIMITS.tagValueBytes });
 }
 
 export async function createExperiment(

@@ -39,16 +39,53 @@ export function checkKey(kind: string, key: string, opts: { maxChars?: number; m
   }
 }
 
-/** A value bounded in characters and/or bytes. */
-export function checkValue(kind: string, key: string, value: string, opts: { maxChars?: number; maxBytes?: number }): void {
+/** Bounds of one value, in characters and/or bytes (UTF-8). */
+export interface ValueBound {
+  maxChars?: number;
+  maxBytes?: number;
+}
+
+/**
+ * A value bounded in characters and/or bytes. `label` names it as MLflow's messages do
+ * (`Param value`, `value`, `tags[3].value`): `'value' exceeds the maximum length of 8000 characters`.
+ */
+export function checkValue(label: string, value: string, opts: ValueBound): void {
   if (opts.maxChars !== undefined && value.length > opts.maxChars) {
-    throw invalidParameter(`${kind} value for key '${key}' is longer than ${opts.maxChars} characters`);
+    throw invalidParameter(`'${label}' exceeds the maximum length of ${opts.maxChars} characters`);
   }
   if (opts.maxBytes !== undefined && byteLength(value) > opts.maxBytes) {
-    throw invalidParameter(`${kind} value for key '${key}' is longer than ${opts.maxBytes} bytes`);
+    throw invalidParameter(`'${label}' exceeds the maximum length of ${opts.maxBytes} bytes`);
   }
-  if (value.includes("\u0000")) throw invalidParameter(`${kind} value for key '${key}' contains a NUL character`);
+  if (value.includes("\u0000")) throw invalidParameter(`'${label}' contains a NUL character`);
 }
+
+/** Value limits of run params and tags, which differ between revision C and MLflow 2.x. */
+export interface RunValueLimits {
+  /** runs/log-parameter */
+  paramValue: ValueBound;
+  /** runs/set-tag and the tags of runs/create */
+  tagValue: ValueBound;
+  /** params inside runs/log-batch */
+  batchParamValue: ValueBound;
+  /** tags inside runs/log-batch */
+  batchTagValue: ValueBound;
+}
+
+/** Revision C's documented limits (spec part 8): the `tracker` paths. */
+export const TRACKER_RUN_VALUE_LIMITS: RunValueLimits = {
+  paramValue: { maxBytes: LIMITS.paramValueBytes },
+  tagValue: { maxBytes: LIMITS.tagValueBytes },
+  batchParamValue: { maxChars: LIMITS.batchValueChars },
+  batchTagValue: { maxChars: LIMITS.batchValueChars },
+};
+
+/** MLflow 2.x's limits (mlflow/utils/validation.py: params 6000, tags 8000 characters): the `mlflow` paths. */
+export const MLFLOW_RUN_VALUE_LIMITS: RunValueLimits = {
+  paramValue: { maxChars: 6000 },
+  tagValue: { maxChars: 8000 },
+  batchParamValue: { maxChars: 6000 },
+  batchTagValue: { maxChars: 8000 },
+};
 
 export function checkExperimentName(name: string): void {
   if (name.length === 0 || name.trim().length === 0) throw invalidParameter("Experiment name must be a non-empty string");

@@ -1,6 +1,6 @@
-import type { Services } from "./services.js";
+import { runValueLimitsOf, type Services } from "./services.js";
 import { invalidParameter, notFound } from "./errors.js";
-import { checkKey, checkValue, LIMITS } from "./limits.js";
+import { checkKey, checkValue, LIMITS, type RunValueLimits } from "./limits.js";
 import type { KeyValue, MetricRecord } from "./model.js";
 import { systemTags } from "./system-tags.js";
 import { checkRunTag, getRun, requireActiveRun } from "./runs.js";
@@ -34,7 +34,7 @@ export async function logMetric(services: Services, runId: string, metric: Metri
 
 export async function logParam(services: Services, runId: string, param: KeyValue): Promise<void> {
   checkKey("Param", param.key, { maxChars: LIMITS.keyBytes, maxBytes: LIMITS.keyBytes });
-  checkValue("Param", param.key, param.value, { maxBytes: LIMITS.paramValueBytes });
+  checkValue("Param value", param.value, runValueLimitsOf(services).paramValue);
   await services.knex.transaction(async (trx) => {
     await requireActiveRun(trx, runId);
     checkParamsUnchanged(runId, [param], await store.insertParams(trx, runId, [param]));
@@ -48,7 +48,7 @@ export interface TagLimits {
 
 /** Sets a tag; setting the run-name system tag also renames the run, as MLflow does. */
 export async function setTag(services: Services, runId: string, tag: KeyValue, limits: TagLimits = {}): Promise<void> {
-  checkRunTag(tag, limits);
+  checkRunTag(tag, runValueLimitsOf(services).tagValue, limits);
   const names = systemTags(services.config.namespace);
   await services.knex.transaction(async (trx) => {
     await requireActiveRun(trx, runId);
@@ -58,7 +58,7 @@ export async function setTag(services: Services, runId: string, tag: KeyValue, l
 }
 
 export async function deleteTag(services: Services, runId: string, key: string): Promise<void> {
-  checkValue("Tag key", key, key, { maxBytes: LIMITS.keyBytes });
+  checkValue("key", key, { maxBytes: LIMITS.keyBytes });
   await services.knex.transaction(async (trx) => {
     await requireActiveRun(trx, runId);
     const deleted = await store.deleteTagRow(trx, runId, key);
@@ -73,7 +73,7 @@ export interface Batch {
 }
 
 /** Checks every limit of runs/log-batch before anything is written. */
-function checkBatch(batch: Batch): void {
+function checkBatch(batch: Batch, limits: RunValueLimits): void {
   const { metrics, params, tags } = batch;
   if (metrics.length > LIMITS.batchMetrics) {
     throw invalidParameter(`A batch logging request can contain at most ${LIMITS.batchMetrics} metrics. Got ${metrics.length} metrics.`);
@@ -91,9 +91,9 @@ function checkBatch(batch: Batch): void {
   metrics.forEach((m) => checkMetric(m, LIMITS.batchKeyChars));
   for (const p of params) {
     checkKey("Param", p.key, { maxChars: LIMITS.batchKeyChars });
-    checkValue("Param", p.key, p.value, { maxChars: LIMITS.batchValueChars });
+    checkValue("Param value", p.value, limits.batchParamValue);
   }
-  for (const t of tags) checkRunTag(t, { keyChars: LIMITS.batchKeyChars, valueChars: LIMITS.batchValueChars });
+  tags.forEach((t, i) => checkRunTag(t, limits.batchTagValue, { keyChars: LIMITS.batchKeyChars }, `tags[${i}].value`));
   const seen = new Map<string, string>();
   for (const p of params) {
     const before = seen.get(p.key);
@@ -109,7 +109,7 @@ function checkBatch(batch: Batch): void {
  * repeated key keep the last value; params may repeat an identical value.
  */
 export async function logBatch(services: Services, runId: string, batch: Batch): Promise<void> {
-  checkBatch(batch);
+  checkBatch(batch, runValueLimitsOf(services));
   const params = [...new Map(batch.params.map((p) => [p.key, p])).values()];
   const tags = [...new Map(batch.tags.map((t) => [t.key, t])).values()];
   const names = systemTags(services.config.namespace);

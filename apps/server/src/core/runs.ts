@@ -1,8 +1,8 @@
 import { randomBytes } from "node:crypto";
 import type { Knex } from "knex";
-import type { Services } from "./services.js";
+import { runValueLimitsOf, type Services } from "./services.js";
 import { invalidParameter, notFound } from "./errors.js";
-import { checkKey, checkValue, LIMITS } from "./limits.js";
+import { checkKey, checkValue, LIMITS, type ValueBound } from "./limits.js";
 import type { KeyValue, Page, RunInfoRecord, RunRecord, RunStatus, ViewType } from "./model.js";
 import { nowMs } from "./clock.js";
 import { generateRunName } from "./run-names.js";
@@ -35,16 +35,16 @@ export interface CreateRunInput extends RunSourceFields {
   tags?: KeyValue[];
 }
 
-/** Checks a run tag against the limits of the operation used. */
-export function checkRunTag(tag: KeyValue, limits: { keyChars?: number; keyBytes?: number; valueChars?: number; valueBytes?: number } = {}): void {
+/** Checks a run tag against the limits of the operation used (`label` names the value in messages). */
+export function checkRunTag(tag: KeyValue, value: ValueBound, limits: { keyChars?: number; keyBytes?: number } = {}, label = "value"): void {
   checkKey("Tag", tag.key, { maxChars: limits.keyChars ?? LIMITS.keyChars, maxBytes: limits.keyBytes });
-  checkValue("Tag", tag.key, tag.value, { maxChars: limits.valueChars, maxBytes: limits.valueBytes ?? LIMITS.tagValueBytes });
+  checkValue(label, tag.value, value);
 }
 
 export async function createRun(services: Services, input: CreateRunInput): Promise<RunRecord> {
   const names = systemTags(services.config.namespace);
   const given = input.tags ?? [];
-  given.forEach((tag) => checkRunTag(tag));
+  given.forEach((tag) => checkRunTag(tag, runValueLimitsOf(services).tagValue));
   const tags = new Map(given.map((t) => [t.key, t.value]));
   const runName = input.runName || tags.get(names.runName) || generateRunName();
   tags.set(names.runName, runName);
@@ -103,7 +103,7 @@ export async function updateRun(
     if (changes.endTime !== undefined) update.end_time = changes.endTime;
     if (changes.runName !== undefined && changes.runName !== "") {
       update.run_name = changes.runName;
-      checkRunTag({ key: names.runName, value: changes.runName });
+      checkRunTag({ key: names.runName, value: changes.runName }, runValueLimitsOf(services).tagValue);
       await store.upsertTags(trx, runId, [{ key: names.runName, value: changes.runName }]);
     }
     if (Object.keys(update).length > 0) await store.updateRunRow(trx, runId, update);

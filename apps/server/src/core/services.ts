@@ -1,10 +1,18 @@
 import type { Knex } from "knex";
 import type { TrackerConfig } from "../config/config.js";
 import type { DatabaseKind } from "../db/connect.js";
+import { MLFLOW_RUN_VALUE_LIMITS, TRACKER_RUN_VALUE_LIMITS, type RunValueLimits } from "./limits.js";
 
 /** Everything the core needs, built once per process and handed to every handler. */
 export interface Services {
   knex: Knex;
   databaseKind: DatabaseKind;
   config: TrackerConfig;
+  /** Value limits of run params and tags; revision C's when not set. */
+  runValueLimits?: RunValueLimits;
 }
+
+export const runValueLimitsOf = (services: Services): RunValueLimits => services.runValueLimits ?? TRACKER_RUN_VALUE_LIMITS;
+
+/** The services as requests through MLflow's paths see them: MLflow 2.x's value limits. */
+export const mlflowServices = (services: Services): Services => ({ ...services, runValueLimits: MLFLOW_RUN_VALUE_LIMITS });

@@ -1,4 +1,4 @@
-import { invalidParameter } from "./errors.js";
+import { invalidParameter, missingValue } from "./errors.js";
 
 /** Parses an int64 request value (JSON number or decimal string) into a safe integer. */
 export function toInt64(field: string, raw: unknown): number {
@@ -41,7 +41,7 @@ export function toExperimentId(raw: unknown, field = "experiment_id"): number {
 
 export function requireField<T>(field: string, raw: T | undefined | null): T {
   if (raw === undefined || raw === null || (typeof raw === "string" && raw === "")) {
-    throw invalidParameter(`Missing value for required parameter '${field}'`);
+    throw missingValue(field);
   }
   return raw;
 }

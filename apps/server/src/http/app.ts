@@ -3,10 +3,12 @@ import * as OpenApiValidator from "express-openapi-validator";
 import { pinoHttp } from "pino-http";
 import type { Logger } from "../logging/logger.js";
 import { requestLogSerializers } from "../logging/request-log.js";
-import type { Services } from "../core/services.js";
+import { mlflowServices, type Services } from "../core/services.js";
 import { errorHandler, sendError } from "./error-handler.js";
 import type { HandlerTable } from "./operation-handler.js";
 import { normaliseRequest } from "./request-normalisation.js";
+import { mlflowDocument } from "./mlflow-documents.js";
+import { originOf } from "./request-origin.js";
 import { searchByGet } from "./get-as-post.js";
 import { docsDirectory, revisionOf, SPEC_ORDER, specPath, type SpecName } from "./revisions.js";
 import { bearerAuth, rejectNulCharacters, securityHeaders, verifyUtf8 } from "./security.js";
@@ -25,9 +27,10 @@ function operationIdOf(req: express.Request): string | undefined {
   return (req as express.Request & { openapi?: OpenApiRequestInfo }).openapi?.schema?.operationId;
 }
 
-function validatorFor(spec: SpecName, validateResponses: boolean): RequestHandler[] {
+function validatorFor(spec: SpecName, validateResponses: boolean, mlflow: boolean): RequestHandler[] {
   return OpenApiValidator.middleware({
-    apiSpec: specPath(spec),
+    // express-openapi-validator's types want its own document type; the relaxed copy is that JSON.
+    apiSpec: mlflow ? (mlflowDocument(spec) as unknown as string) : specPath(spec),
     // Query strings are coerced to their schema types; JSON bodies are not (an int64 may be a
     // number or a decimal string, which the schemas say themselves).
     validateRequests: { allowUnknownQueryParameters: true, coerceTypes: false, removeAdditional: false },
@@ -36,6 +39,20 @@ function validatorFor(spec: SpecName, validateResponses: boolean): RequestHandle
     ignoreUndocumented: true,
     validateApiSpec: true,
   }) as RequestHandler[];
+}
+
+/**
+ * Runs `tracker` requests through one chain and requests through MLflow's paths through the other,
+ * built on the first such request (a server used only through tracker's paths never builds it).
+ */
+function byOrigin(trackerChain: RequestHandler[], mlflowChain: () => RequestHandler[]): RequestHandler {
+  const tracker = express.Router().use(trackerChain);
+  let mlflow: RequestHandler | undefined;
+  return (req, res, next) => {
+    if (!originOf(res).mlflow) return tracker(req, res, next);
+    mlflow ??= express.Router().use(mlflowChain());
+    return mlflow(req, res, next);
+  };
 }
 
 /** Calls the handler of the operation the document's validator matched, if any. */
@@ -53,7 +70,8 @@ function dispatch(spec: SpecName, services: Services, handlers: HandlerTable): R
       return;
     }
     const input = (req.method === "GET" ? req.query : (req.body ?? {})) as Record<string, unknown>;
-    const body = await handler({ revision, input, services, req, res });
+    const mlflow = originOf(res).mlflow;
+    const body = await handler({ revision, input, services: mlflow ? mlflowServices(services) : services, req, res, mlflow });
     if (body !== undefined) res.status(200).json(body);
   };
 }
@@ -103,12 +121,12 @@ export function createApp({ services, logger, handlers }: AppOptions): Express {
   app.use(rejectNulCharacters());
 
   for (const spec of SPEC_ORDER) {
-    app.use(validatorFor(spec, services.config.validateResponses));
+    app.use(byOrigin(validatorFor(spec, services.config.validateResponses, false), () => validatorFor(spec, services.config.validateResponses, true)));
     app.use(dispatch(spec, services, handlers));
   }
 
   app.use((req, res) => {
-    sendError(res, "ENDPOINT_NOT_FOUND", `No operation at ${req.method} ${req.path}`);
+    sendError(res, "ENDPOINT_NOT_FOUND", `No operation at ${req.method} ${originOf(res).path}`);
   });
   app.use(errorHandler);
   return app;

@@ -1,6 +1,7 @@
 import type { ErrorRequestHandler, RequestHandler } from "express";
-import { TrackerError, type ErrorCode } from "../core/errors.js";
+import { invalidValue, missingValue, TrackerError, wrongType, type ErrorCode } from "../core/errors.js";
 import { STATUS_OF_CODE, type ErrorBody } from "./error-body.js";
+import { originOf } from "./request-origin.js";
 
 interface ValidatorErrorItem {
   path?: string;
@@ -47,17 +48,53 @@ function isStackOverflow(err: unknown): boolean {
   return err instanceof RangeError && /Maximum call stack size exceeded/.test(err.message);
 }
 
-/** Turns an express-openapi-validator error list into one message naming the fields. */
-function validatorMessage(err: HttpLikeError): string {
-  const items = err.errors ?? [];
-  if (items.length === 0) return err.message ?? "Invalid request";
-  return items
-    .map((item) => {
-      const field = (item.path ?? "").replace(/^\/(body|query|params|headers)\/?/, "").replace(/\//g, ".");
-      const where = field ? `'${field}'` : "request";
-      return `Invalid value for ${where}: ${item.message ?? "invalid"}`;
-    })
-    .join("; ");
+/** `/body/metrics/0/value` -> segments `metrics`, `0`, `value`, and where they point to. */
+function fieldOf(item: ValidatorErrorItem): { source: "body" | "query" | "other"; segments: string[] } {
+  const parts = (item.path ?? "").split("/").filter((p) => p !== "");
+  const source = parts[0] === "body" || parts[0] === "query" ? parts[0] : "other";
+  return { source, segments: source === "other" ? parts : parts.slice(1) };
+}
+
+/** MLflow's way of writing a field path: `metrics[0].value`. */
+const pathText = (segments: readonly string[]) =>
+  segments.reduce((text, s) => (/^\d+$/.test(s) ? `${text}[${s}]` : text ? `${text}.${s}` : s), "");
+
+function valueAt(root: unknown, segments: readonly string[]): unknown {
+  let node = root;
+  for (const s of segments) {
+    if (node === null || typeof node !== "object") return undefined;
+    node = (node as Record<string, unknown>)[s];
+  }
+  return node;
+}
+
+/**
+ * Turns the first failure the validator found into MLflow's message for it (MLflow reports one
+ * field at a time): a missing field, a value of the wrong type (with Python's name of the type), a
+ * value too long, or an invalid value.
+ */
+function validatorMessage(err: HttpLikeError, req: Parameters<ErrorRequestHandler>[1]): string {
+  const item = (err.errors ?? [])[0];
+  if (!item) return err.message ?? "Invalid request";
+  const { source, segments } = fieldOf(item);
+  const root = source === "body" ? req.body : source === "query" ? req.query : undefined;
+  const message = item.message ?? "invalid";
+  const kind = (item.errorCode ?? "").split(".")[0];
+  const missing = /must have required property '([^']+)'/.exec(message);
+  if (kind === "required" || missing) {
+    const last = segments[segments.length - 1];
+    const field = missing && last !== missing[1] ? [...segments, missing[1]] : segments;
+    return missingValue(pathText(field)).message;
+  }
+  const field = pathText(segments) || "request";
+  const value = valueAt(root, segments);
+  if (kind === "type") return wrongType(field, value).message;
+  // A model version is decimal digits (ModelVersionNumber); MLflow's words for anything else.
+  if (kind === "pattern" && segments[segments.length - 1] === "version") return "Model version must be an integer";
+  const tooLong = /must NOT have more than (\d+) characters/.exec(message);
+  if (tooLong) return `'${field}' exceeds the maximum length of ${tooLong[1]} characters`;
+  if (kind === "maximum" || kind === "minimum" || kind === "exclusiveMaximum" || kind === "exclusiveMinimum") return invalidValue(field, value).message;
+  return invalidValue(field, value, message).message;
 }
 
 /** Seconds a client should wait before retrying a 503 answer (the database is usually back by then). */
@@ -100,7 +137,7 @@ export const errorHandler: ErrorRequestHandler = (rawErr, req, res, _next) => {
     return;
   }
   if (status === 404 || status === 405) {
-    sendError(res, "ENDPOINT_NOT_FOUND", `No operation at ${req.method} ${req.path}`);
+    sendError(res, "ENDPOINT_NOT_FOUND", `No operation at ${req.method} ${originOf(res).path}`);
     return;
   }
   if (status === 415) {
@@ -113,13 +150,13 @@ export const errorHandler: ErrorRequestHandler = (rawErr, req, res, _next) => {
     return;
   }
   if (status === 400 || (status !== undefined && status >= 400 && status < 500 && Array.isArray(err.errors))) {
-    sendError(res, "INVALID_PARAMETER_VALUE", validatorMessage(err));
+    sendError(res, "INVALID_PARAMETER_VALUE", validatorMessage(err, req));
     return;
   }
   if (status === 500 && Array.isArray(err.errors)) {
     // Response validation failure (tests only): a server bug, reported as such.
     req.log?.error({ err: rawErr }, "response failed validation against the spec");
-    sendError(res, "INTERNAL_ERROR", `Response does not match the spec: ${validatorMessage(err)}`);
+    sendError(res, "INTERNAL_ERROR", `Response does not match the spec: ${(err.errors ?? []).map((e) => `${e.path ?? ""} ${e.message ?? ""}`).join("; ")}`);
     return;
   }
   if (status !== undefined && status >= 400 && status < 500) {

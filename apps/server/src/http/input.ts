@@ -1,4 +1,4 @@
-import { invalidParameter } from "../core/errors.js";
+import { invalidParameter, missingValue } from "../core/errors.js";
 import type { KeyValue } from "../core/model.js";
 import { requireField, toExperimentId, toInt64 } from "../core/values.js";
 
@@ -32,7 +32,7 @@ export const keyValues = (input: Input, field: string): KeyValue[] => {
   if (!Array.isArray(raw)) throw invalidParameter(`'${field}' must be an array`);
   return raw.map((item, i) => {
     const kv = item as { key?: unknown; value?: unknown };
-    if (typeof kv?.key !== "string") throw invalidParameter(`Missing value for required parameter '${field}[${i}].key'`);
+    if (typeof kv?.key !== "string") throw missingValue(`${field}[${i}].key`);
     return { key: kv.key, value: kv.value === undefined || kv.value === null ? "" : String(kv.value) };
   });
 };

@@ -10,6 +10,11 @@ export interface OperationContext {
   services: Services;
   req: Request;
   res: Response;
+  /**
+   * The request came through MLflow's paths (segment `mlflow`): answers carry MLflow 2.x's fields
+   * (aliases, run inputs) and `services.limits` are MLflow 2.x's value limits.
+   */
+  mlflow: boolean;
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { RequestHandler } from "express";
+import { originOfUrl, rememberOrigin } from "./request-origin.js";
 
 /**
  * Brings a request to the canonical form the spec files describe, before validation:
@@ -22,7 +23,8 @@ export function normaliseRequest(namespace: string): RequestHandler {
     if (q === -1) return pathname;
     return `${pathname}${canonicalQuery(url.slice(q + 1))}`;
   };
-  return (req, _res, next) => {
+  return (req, res, next) => {
+    rememberOrigin(res, originOfUrl(req.originalUrl));
     req.url = rewrite(req.url);
     req.originalUrl = rewrite(req.originalUrl);
     next();
@@ -31,9 +33,13 @@ export function normaliseRequest(namespace: string): RequestHandler {
 
 const LATEST_VERSIONS = "/api/2.0/tracker/registered-models/get-latest-versions";
 
+/** Registry operations of spec/ext.yaml: they live under `2.0/tracker` and answer under the preview prefix too. */
+const EXT_REGISTRY_PATHS = new Set(["/api/2.0/tracker/registered-models/alias"]);
+
 function registryAlias(pathname: string): string {
-  if (pathname === "/api/2.0/preview/tracker/registered-models/get-latest-versions") return LATEST_VERSIONS;
-  if (pathname !== LATEST_VERSIONS && /^\/api\/2\.0\/tracker\/(registered-models|model-versions)\//.test(pathname)) {
+  const unpreviewed = pathname.replace("/api/2.0/preview/tracker/", "/api/2.0/tracker/");
+  if (unpreviewed === LATEST_VERSIONS || EXT_REGISTRY_PATHS.has(unpreviewed)) return unpreviewed;
+  if (/^\/api\/2\.0\/tracker\/(registered-models|model-versions)\//.test(pathname)) {
     return pathname.replace("/api/2.0/tracker/", "/api/2.0/preview/tracker/");
   }
   return pathname;

@@ -15,11 +15,15 @@ export type ExperimentAttribute = "name" | "experiment_id" | "creation_time" | "
 /** Fields of registered-models/search and model-versions/search filters. */
 export type RegistryAttribute = "name" | "run_id" | "source_path";
 
+/** What `dataset.<field>` may name (MLflow 2.4+): a run's input datasets by name or digest, or the context tag of the input. */
+export type DatasetField = "name" | "digest" | "context";
+
 /** What a comparison or an order term is about. `key` of metric/param/tag is the user's key, verbatim. */
 export type FilterField =
   | { entity: "metric"; key: string }
   | { entity: "param"; key: string }
   | { entity: "tag"; key: string }
+  | { entity: "dataset"; key: DatasetField }
   | { entity: "attribute"; key: RunAttribute | ExperimentAttribute | RegistryAttribute };
 
 /** Operators of numeric comparisons (`<>` in the text is normalised to `!=`). */

@@ -296,3 +296,20 @@ describe("tokenize", () => {
     ]);
   });
 });
+
+describe("parseRunFilter: dataset fields (MLflow 2.4+)", () => {
+  it("resolves dataset.name, datasets.digest and dataset.context as string fields that allow IN", () => {
+    expect(parseRunFilter("dataset.name = 'iris'")).toEqual({ type: "string", field: { entity: "dataset", key: "name" }, operator: "=", value: "iris" });
+    expect(parseRunFilter("datasets.DIGEST IN ('a', 'b')")).toEqual({ type: "in", field: { entity: "dataset", key: "digest" }, negated: false, values: ["a", "b"] });
+    expect(parseRunFilter("NOT dataset.context LIKE 'train%'")).toEqual({
+      type: "not",
+      operand: { type: "string", field: { entity: "dataset", key: "context" }, operator: "LIKE", value: "train%" },
+    });
+  });
+
+  it("refuses other dataset fields, numbers, and ordering by a dataset field", () => {
+    expect(() => parseRunFilter("dataset.size = 'x'")).toThrow(/unknown dataset field 'size'.*dataset\.name, dataset\.digest, dataset\.context/);
+    expect(() => parseRunFilter("dataset.name > 3")).toThrow();
+    expect(() => parseRunOrderBy(["dataset.name"])).toThrow(/cannot be used to order runs/);
+  });
+});

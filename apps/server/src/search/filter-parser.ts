@@ -39,7 +39,7 @@
  * expected, e.g. `Invalid filter at position 17: expected a value after '>', found the end of the input`.
  */
 import { invalidParameter } from "../errors.js";
-import type { ExperimentAttribute, FilterAst, FilterField, NumericOperator, OrderTerm, RegistryAttribute, RunAttribute, StringOperator } from "./ast.js";
+import type { DatasetField, ExperimentAttribute, FilterAst, FilterField, NumericOperator, OrderTerm, RegistryAttribute, RunAttribute, StringOperator } from "./ast.js";
 import { describeToken, tokenize, type Fail, type Token } from "./filter-lexer.js";
 import { likePatternProblem } from "./sql-fragments.js";
 
@@ -72,7 +72,7 @@ interface AttributeSpec {
 interface Dialect {
   /** "runs", "experiments", ..., for messages. */
   name: string;
-  entities: Record<string, "metric" | "param" | "tag" | "attribute">;
+  entities: Record<string, "metric" | "param" | "tag" | "dataset" | "attribute">;
   attributes: Record<string, AttributeSpec>;
   /** Entities with keys (besides attribute). */
   keyed: Array<"metric" | "param" | "tag">;
@@ -101,6 +101,8 @@ const RUN_DIALECT: Dialect = {
     attributes: "attribute",
     attr: "attribute",
     run: "attribute",
+    dataset: "dataset",
+    datasets: "dataset",
   },
   attributes: {
     status: { key: "status", type: "string", inAllowed: false, orderable: true },
@@ -160,6 +162,8 @@ const MODEL_VERSION_DIALECT: Dialect = {
   doubleQuotedStrings: false,
   identifiers: "an identifier: name, run_id or source_path",
 };
+
+const DATASET_FIELDS: readonly DatasetField[] = ["name", "digest", "context"];
 
 const RESERVED = new Set(["AND", "OR", "NOT", "IN", "LIKE", "ILIKE"]);
 const NUMERIC_OPERATORS: readonly NumericOperator[] = ["=", "!=", ">", ">=", "<", "<="];
@@ -339,6 +343,11 @@ class Parser {
         operators: attribute.operators,
         text,
       };
+    }
+    if (entity === "dataset") {
+      const datasetKey = DATASET_FIELDS.find((f) => f === key.toLowerCase());
+      if (!datasetKey) this.fail(word.start, `unknown dataset field '${key}' in '${text}'; expected ${DATASET_FIELDS.map((f) => `dataset.${f}`).join(", ")}`);
+      return { field: { entity: "dataset", key: datasetKey }, type: "string", inAllowed: true, orderable: false, text };
     }
     if (key.length === 0) this.fail(word.start, `the key in '${text}' is empty`);
     return { field: { entity, key }, type: entity === "metric" ? "numeric" : "string", inAllowed: entity !== "metric", orderable: this.dialect.keyedOrderable, text };

@@ -39,6 +39,7 @@ import {
   type SortColumn,
   type SqlFragment,
 } from "./keyset.js";
+import { DATASET_CONTEXT_TAG } from "../core/datasets.js";
 import { checkMaxResults, checkViewType, lifecycleStageOf } from "./search-options.js";
 import { bigintComparison, combine, doubleComparison, inList, NAN, stringComparison, textBinding } from "./sql-fragments.js";
 
@@ -91,13 +92,32 @@ function runColumn(field: FilterField): RunColumn {
 
 /** EXISTS over the keyed table of `field` with `condition` on its value column `x.value`. */
 function keyedExists(field: FilterField, condition: (valueSql: string) => SqlFragment): SqlFragment {
-  if (field.entity === "attribute") throw new Error("keyedExists: attribute");
+  if (field.entity === "attribute" || field.entity === "dataset") throw new Error(`keyedExists: ${field.entity}`);
   const table = KEYED_TABLES[field.entity];
   if (!table) throw invalidParameter("Invalid filter: unknown entity");
   const inner = condition("x.value");
   return {
     sql: `EXISTS (SELECT 1 FROM ${table} x WHERE x.run_uuid = runs.run_uuid AND x.key = ? AND ${inner.sql})`,
     bindings: [textBinding(field.key, "key"), ...inner.bindings],
+  };
+}
+
+/**
+ * EXISTS over the run's inputs (MLflow 2.4+ dataset tracking): `dataset.name` and `dataset.digest`
+ * compare the input datasets' columns, `dataset.context` the inputs' `mlflow.data.context` tag.
+ */
+function datasetExists(field: Extract<FilterField, { entity: "dataset" }>, condition: (valueSql: string) => SqlFragment): SqlFragment {
+  if (field.key === "context") {
+    const inner = condition("t.value");
+    return {
+      sql: `EXISTS (SELECT 1 FROM run_input_tags t WHERE t.run_uuid = runs.run_uuid AND t.key = '${DATASET_CONTEXT_TAG}' AND ${inner.sql})`,
+      bindings: inner.bindings,
+    };
+  }
+  const inner = condition(field.key === "name" ? "d.name" : "d.digest");
+  return {
+    sql: `EXISTS (SELECT 1 FROM run_inputs i JOIN datasets d ON d.dataset_uuid = i.dataset_uuid WHERE i.run_uuid = runs.run_uuid AND ${inner.sql})`,
+    bindings: inner.bindings,
   };
 }
 
@@ -121,6 +141,7 @@ export function compileRunFilter(ast: FilterAst): SqlFragment {
       return guardNullable(column, bigintComparison(column.sql, ast.operator, ast.value));
     }
     case "string": {
+      if (ast.field.entity === "dataset") return datasetExists(ast.field, (v) => stringComparison(v, ast.operator, ast.value));
       if (ast.field.entity === "param" || ast.field.entity === "tag") {
         return keyedExists(ast.field, (v) => stringComparison(v, ast.operator, ast.value));
       }
@@ -129,6 +150,7 @@ export function compileRunFilter(ast: FilterAst): SqlFragment {
       return stringComparison(column.sql, ast.operator, ast.value);
     }
     case "in": {
+      if (ast.field.entity === "dataset") return datasetExists(ast.field, (v) => inList(v, ast.negated, ast.values));
       if (ast.field.entity === "param" || ast.field.entity === "tag") {
         return keyedExists(ast.field, (v) => inList(v, ast.negated, ast.values));
       }
@@ -167,6 +189,7 @@ export function runSortColumns(terms: readonly OrderTerm[]): RunOrder {
       if (field.key === "run_id") return { columns, joins };
       continue;
     }
+    if (field.entity === "dataset") throw invalidParameter("Invalid order_by: runs cannot be ordered by dataset fields");
     const alias = `o${i}`;
     const table = KEYED_TABLES[field.entity];
     joins.push({
@@ -213,7 +236,7 @@ export async function searchRuns(knex: Knex, options: RunSearchOptions): Promise
   const base: PageQuery = { knex, experimentIds, stage: lifecycleStageOf(options.viewType), filter, columns, joins };
   const limit = options.maxResults + 1;
   const rows =
-    terms.length > 0 && terms[0].field.entity !== "attribute"
+    terms.length > 0 && terms[0].field.entity !== "attribute" && terms[0].field.entity !== "dataset"
       ? await bucketedPage(base, terms[0].field.entity, cursor, limit)
       : await pageQuery(base, { joins, orderColumns: columns, cursorColumns: columns, cursor, limit });
   const page = rows.slice(0, options.maxResults);

@@ -1,5 +1,5 @@
 /** Checks of the options both searches share. */
-import { invalidParameter } from "../errors.js";
+import { invalidParameter, invalidValue } from "../errors.js";
 /** Which entities a search sees by lifecycle stage (core/model.ts re-exports it). */
 export type ViewType = "ACTIVE_ONLY" | "DELETED_ONLY" | "ALL";
 
@@ -8,7 +8,7 @@ const LIFECYCLE: Record<ViewType, string | undefined> = { ACTIVE_ONLY: "active",
 /** max_results must be an integer in 1..limit. */
 export function checkMaxResults(maxResults: number, limit: number): void {
   if (!Number.isSafeInteger(maxResults) || maxResults < 1 || maxResults > limit) {
-    throw invalidParameter(`Invalid value ${String(maxResults)} for parameter 'max_results': it must be an integer between 1 and ${limit}`);
+    throw invalidValue("max_results", maxResults);
   }
 }
 

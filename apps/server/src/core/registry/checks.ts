@@ -33,7 +33,7 @@ export function checkTagKey(kind: string, key: string): void {
 
 export function checkTag(kind: string, tag: KeyValue): void {
   checkTagKey(kind, tag.key);
-  checkValue(kind, tag.key, tag.value, { maxBytes: REGISTRY_LIMITS.tagValueBytes });
+  checkValue("value", tag.value, { maxBytes: REGISTRY_LIMITS.tagValueBytes });
 }
 
 /** Checks tags given at creation; when a key repeats, the last value wins. */

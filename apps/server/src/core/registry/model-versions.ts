@@ -1,7 +1,7 @@
 import type { Knex } from "knex";
 import { parseModelVersionFilter } from "../../search/index.js";
 import { nowMs } from "../clock.js";
-import { invalidParameter } from "../errors.js";
+import { invalidParameter, invalidValue } from "../errors.js";
 import type { KeyValue, Page } from "../model.js";
 import type { Services } from "../services.js";
 import * as store from "../../store/registry/model-versions.js";
@@ -11,7 +11,7 @@ import { checkedTags, checkTag, checkTagKey, checkText } from "./checks.js";
 import { ACTIVE_STAGES, canonicalStage, modelNotFound, parseVersion, versionNotFound, type ModelVersionRecord } from "./model.js";
 import { orderSignature, parseOrderBy, withTieBreaks } from "./order-by.js";
 import { decodeKeysetToken, encodeKeysetToken } from "./page-token.js";
-import { VERSION_SORT_COLUMNS, VERSION_SORT_TYPES, VERSION_TIE_BREAKS } from "./search.js";
+import { VERSION_SORT_ALIASES, VERSION_SORT_COLUMNS, VERSION_SORT_TYPES, VERSION_TIE_BREAKS } from "./search.js";
 
 /**
  * Model versions (revision C). Numbers come from the model row's next_version counter, taken with
@@ -177,11 +177,11 @@ export interface ModelVersionSearch {
 export async function searchModelVersions(services: Services, query: ModelVersionSearch): Promise<Page<ModelVersionRecord>> {
   const maxResults = query.maxResults ?? VERSION_SEARCH_LIMITS.defaultMaxResults;
   if (!Number.isSafeInteger(maxResults) || maxResults < 1 || maxResults > VERSION_SEARCH_LIMITS.maxResults) {
-    throw invalidParameter(`Invalid value ${maxResults} for parameter 'max_results': it must be between 1 and ${VERSION_SEARCH_LIMITS.maxResults}`);
+    throw invalidValue("max_results", maxResults);
   }
   if (query.filter !== undefined) checkText("filter", query.filter);
   const filter = parseModelVersionFilter(query.filter);
-  const order = withTieBreaks(parseOrderBy(query.orderBy ?? [], VERSION_SORT_COLUMNS), VERSION_TIE_BREAKS);
+  const order = withTieBreaks(parseOrderBy(query.orderBy ?? [], VERSION_SORT_COLUMNS, VERSION_SORT_ALIASES), VERSION_TIE_BREAKS);
   const signature = orderSignature(order);
   const scope = "model-versions/search";
   const after = query.pageToken

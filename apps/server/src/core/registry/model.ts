@@ -26,6 +26,14 @@ export interface ModelVersionRecord {
   status: ModelVersionStatus;
   statusMessage: string;
   tags: KeyValue[];
+  /** Aliases of the model that name this version (MLflow 2.3+), ordered by name. */
+  aliases: string[];
+}
+
+/** An alias of a registered model and the version it names. */
+export interface ModelAlias {
+  alias: string;
+  version: number;
 }
 
 export interface RegisteredModelRecord {
@@ -37,6 +45,8 @@ export interface RegisteredModelRecord {
   /** Per stage, the highest-numbered READY version in it, in the order of STAGES. */
   latestVersions: ModelVersionRecord[];
   tags: KeyValue[];
+  /** Every alias of the model, ordered by name. */
+  aliases: ModelAlias[];
 }
 
 const STAGE_BY_LOWER = new Map<string, Stage>(STAGES.map((s) => [s.toLowerCase(), s]));
@@ -58,14 +68,14 @@ export const versionNotFound = (name: string, version: string | number) =>
   notFound(`Model Version (name=${name}, version=${version}) not found`);
 
 /**
- * A version number from a request (decimal digits). A number beyond what the store can hold
- * names no version, so it is RESOURCE_DOES_NOT_EXIST rather than a database error.
+ * A version number from a request (decimal digits, as MLflow's int() reads them). A number beyond
+ * what the store can hold, or below 1, names no version, so it is RESOURCE_DOES_NOT_EXIST rather
+ * than a database error. Anything else is MLflow's "Model version must be an integer".
  */
 export function parseVersion(name: string, raw: string): number {
-  if (!/^[0-9]+$/.test(raw)) {
-    throw invalidParameter(`Invalid value '${raw}' for parameter 'version': a model version is a positive decimal number`);
-  }
-  const version = Number(raw);
-  if (!Number.isSafeInteger(version) || version > MAX_VERSION) throw versionNotFound(name, raw);
+  const text = raw.trim();
+  if (!/^[-+]?[0-9]+$/.test(text)) throw invalidParameter("Model version must be an integer");
+  const version = Number(text);
+  if (!Number.isSafeInteger(version) || version < 1 || version > MAX_VERSION) throw versionNotFound(name, raw);
   return version;
 }

@@ -11,7 +11,11 @@ export interface SortKey<Column extends string> {
  * or `DESC` (case-insensitive, ASC by default). Blank items are ignored. An unknown column, another
  * word after the column, or a column named twice is INVALID_PARAMETER_VALUE.
  */
-export function parseOrderBy<Column extends string>(items: readonly string[], columns: readonly Column[]): SortKey<Column>[] {
+export function parseOrderBy<Column extends string>(
+  items: readonly string[],
+  columns: readonly Column[],
+  aliases: Readonly<Record<string, Column>> = {},
+): SortKey<Column>[] {
   const keys: SortKey<Column>[] = [];
   for (const item of items) {
     const words = item.split(/\s+/).filter((w) => w !== "");
@@ -20,7 +24,8 @@ export function parseOrderBy<Column extends string>(items: readonly string[], co
       throw invalidParameter(`Invalid order_by clause '${item}': ${problem}`);
     };
     if (words.length > 2) bad("expected '<column>' or '<column> ASC|DESC'");
-    const column = columns.find((c) => c === words[0].toLowerCase());
+    const named = words[0].toLowerCase();
+    const column = columns.find((c) => c === named) ?? aliases[named];
     if (!column) return bad(`unknown column '${words[0]}'; the columns are ${columns.join(", ")}`);
     let ascending = true;
     if (words.length === 2) {

@@ -1,7 +1,7 @@
 import type { Knex } from "knex";
 import { parseRegisteredModelFilter } from "../../search/index.js";
 import { nowMs } from "../clock.js";
-import { alreadyExists, invalidParameter } from "../errors.js";
+import { alreadyExists, invalidParameter, invalidValue } from "../errors.js";
 import type { KeyValue, Page } from "../model.js";
 import type { Services } from "../services.js";
 import { isUniqueViolation } from "../../store/unique-violation.js";
@@ -128,7 +128,7 @@ export interface RegisteredModelSearch {
 export async function searchRegisteredModels(services: Services, query: RegisteredModelSearch, operation = "search"): Promise<Page<RegisteredModelRecord>> {
   const maxResults = query.maxResults ?? MODEL_SEARCH_LIMITS.defaultMaxResults;
   if (!Number.isSafeInteger(maxResults) || maxResults < 1 || maxResults > MODEL_SEARCH_LIMITS.maxResults) {
-    throw invalidParameter(`Invalid value ${maxResults} for parameter 'max_results': it must be between 1 and ${MODEL_SEARCH_LIMITS.maxResults}`);
+    throw invalidValue("max_results", maxResults);
   }
   if (query.filter !== undefined) checkText("filter", query.filter);
   const filter = parseRegisteredModelFilter(query.filter);

@@ -15,9 +15,11 @@ export const MODEL_SORT_COLUMNS: readonly ModelSortColumn[] = ["name", "last_upd
 export const MODEL_TIE_BREAKS: readonly SortKey<ModelSortColumn>[] = [{ column: "name", ascending: true }];
 export const MODEL_SORT_TYPES: Readonly<Record<ModelSortColumn, SortValueType>> = { name: "text", last_updated_timestamp: "integer" };
 
-export type VersionSortColumn = "name" | "version" | "stage" | "last_updated_timestamp";
+export type VersionSortColumn = "name" | "version" | "stage" | "last_updated_timestamp" | "creation_timestamp";
 
-export const VERSION_SORT_COLUMNS: readonly VersionSortColumn[] = ["name", "version", "stage", "last_updated_timestamp"];
+export const VERSION_SORT_COLUMNS: readonly VersionSortColumn[] = ["name", "version", "stage", "last_updated_timestamp", "creation_timestamp"];
+/** Other names of sort columns: MLflow 2.x's clients sort versions by `version_number`. */
+export const VERSION_SORT_ALIASES: Readonly<Record<string, VersionSortColumn>> = { version_number: "version" };
 /** Ties: last_updated_timestamp descending, name ascending, version descending ((name, version) is unique). */
 export const VERSION_TIE_BREAKS: readonly SortKey<VersionSortColumn>[] = [
   { column: "last_updated_timestamp", ascending: false },
@@ -29,6 +31,7 @@ export const VERSION_SORT_TYPES: Readonly<Record<VersionSortColumn, SortValueTyp
   version: "integer",
   stage: "text",
   last_updated_timestamp: "integer",
+  creation_timestamp: "integer",
 };
 
 /** A search as the store runs it: the parsed filter (none: every row), a total order, where to start, how many rows. */

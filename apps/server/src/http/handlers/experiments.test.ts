@@ -137,6 +137,23 @@ describe.each(testDatabases())("revision C experiments on %s", (kind) => {
     expect((await api.post("experiments/update", { experiment_id: "555555", new_name: "x" })).status).toBe(404);
   });
 
+  it("moves last_update_time on delete, restore, rename and tag changes (as MLflow does)", async () => {
+    const id = await create("exp-touch");
+    const lastUpdate = async () => (await api.get<{ experiment: Experiment }>("experiments/get", { experiment_id: id })).body.experiment.last_update_time;
+    const steps: Array<[string, Record<string, unknown>]> = [
+      ["experiments/set-experiment-tag", { experiment_id: id, key: "k", value: "v" }],
+      ["experiments/delete", { experiment_id: id }],
+      ["experiments/restore", { experiment_id: id }],
+      ["experiments/update", { experiment_id: id, new_name: "exp-touched" }],
+    ];
+    for (const [op, body] of steps) {
+      const before = await lastUpdate();
+      await new Promise((r) => setTimeout(r, 5));
+      expect((await api.post(op, body)).status, op).toBe(200);
+      expect(await lastUpdate(), op).toBeGreaterThan(before);
+    }
+  });
+
   it("sets experiment tags, overwriting by key, within the limits", async () => {
     const id = await create("exp-tags");
     await api.post("experiments/set-experiment-tag", { experiment_id: id, key: "k", value: "v1" });

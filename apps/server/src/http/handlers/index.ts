@@ -2,9 +2,11 @@ import type { HandlerTable } from "../operation-handler.js";
 import { artifactHandlers } from "./artifacts.js";
 import { experimentHandlers } from "./experiments.js";
 import { healthHandlers } from "./health.js";
+import { modelAliasHandlers } from "./model-aliases.js";
 import { registryHandlers } from "./registry.js";
 import { runDataHandlers } from "./run-data.js";
 import { runHandlers } from "./runs.js";
+import { runInputHandlers } from "./run-inputs.js";
 import { serverInfoHandlers } from "./server-info.js";
 
 /**
@@ -15,8 +17,10 @@ export const handlers: HandlerTable = {
   ...experimentHandlers,
   ...runHandlers,
   ...runDataHandlers,
+  ...runInputHandlers,
   ...artifactHandlers,
   ...registryHandlers,
+  ...modelAliasHandlers,
   ...serverInfoHandlers,
   ...healthHandlers,
 };

@@ -1,6 +1,6 @@
 import * as runData from "../../core/run-data.js";
 import { LIMITS } from "../../core/limits.js";
-import { invalidParameter } from "../../core/errors.js";
+import { invalidParameter, missingValue } from "../../core/errors.js";
 import type { MetricRecord } from "../../core/model.js";
 import { toDouble, toInt64 } from "../../core/values.js";
 import type { Response } from "express";
@@ -11,9 +11,9 @@ import { metricOut } from "../shapes.js";
 /** Metric, param and tag operations of every revision. */
 
 function metricFrom(input: Input, where = ""): MetricRecord {
-  if (input.value === undefined || input.value === null) throw invalidParameter(`Missing value for required parameter '${where}value'`);
+  if (input.value === undefined || input.value === null) throw missingValue(`${where}value`);
   if (input.timestamp === undefined || input.timestamp === null) {
-    throw invalidParameter(`Missing value for required parameter '${where}timestamp'`);
+    throw missingValue(`${where}timestamp`);
   }
   return {
     key: requiredString(input, "key"),

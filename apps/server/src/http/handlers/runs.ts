@@ -6,6 +6,7 @@ import { andedExpressionsToFilter, parseRunFilter } from "../../search/index.js"
 import type { HandlerTable } from "../operation-handler.js";
 import { keyValues, optionalInt, optionalString, runId, stringArray } from "../input.js";
 import { runInfoOut, runOut } from "../shapes.js";
+import { withRunInputs } from "./run-inputs.js";
 
 /** Run operations of every revision. */
 
@@ -34,8 +35,9 @@ export const runHandlers: HandlerTable = {
     return { run: runOut(revision, run, services.config.namespace) };
   },
 
-  async getRun({ revision, input, services }) {
-    return { run: runOut(revision, await runs.getRun(services, runId(input)), services.config.namespace) };
+  async getRun({ revision, input, services, mlflow }) {
+    const run = runOut(revision, await runs.getRun(services, runId(input)), services.config.namespace);
+    return { run: mlflow ? (await withRunInputs(services, [run]))[0] : run };
   },
 
   async updateRun({ revision, input, services }) {
@@ -59,7 +61,7 @@ export const runHandlers: HandlerTable = {
     return {};
   },
 
-  async searchRuns({ revision, input, services }) {
+  async searchRuns({ revision, input, services, mlflow }) {
     const experimentIds = stringArray(input, "experiment_ids").map((id) => toExperimentId(id, "experiment_ids"));
     const viewType = (optionalString(input, "run_view_type") as ViewType | undefined) ?? "ACTIVE_ONLY";
     if (revision === "c") {
@@ -73,7 +75,8 @@ export const runHandlers: HandlerTable = {
         maxResults,
         pageToken: optionalString(input, "page_token"),
       });
-      const body = { runs: page.items.map((run) => runOut(revision, run, services.config.namespace)) };
+      const shaped = page.items.map((run) => runOut(revision, run, services.config.namespace));
+      const body = { runs: mlflow ? await withRunInputs(services, shaped) : shaped };
       return page.nextPageToken ? { ...body, next_page_token: page.nextPageToken } : body;
     }
     const expressions = input.anded_expressions ?? [];

@@ -1,6 +1,7 @@
 import type { Knex } from "knex";
 import type { KeyValue } from "../../core/model.js";
 import { STAGES, type ModelVersionRecord, type Stage } from "../../core/registry/model.js";
+import { aliasesOf, aliasNamesOf } from "./aliases.js";
 import { toModelVersion, versionKey, type ModelVersionRow, type ModelVersionTagRow } from "./rows.js";
 
 /** SQL for model versions and their tags. */
@@ -85,11 +86,15 @@ async function loadVersionTags(db: Knex, rows: readonly ModelVersionRow[]): Prom
   return out;
 }
 
-/** Records of the given rows, in their order, with their tags. */
+/** Records of the given rows, in their order, with their tags and aliases. */
 export async function withVersionTags(db: Knex, rows: readonly ModelVersionRow[]): Promise<ModelVersionRecord[]> {
   if (rows.length === 0) return [];
   const tags = await loadVersionTags(db, rows);
-  return rows.map((row) => toModelVersion(row, tags.get(versionKey(row.name, Number(row.version))) ?? []));
+  const aliases = await aliasesOf(db, rows.map((r) => r.name));
+  return rows.map((row) => {
+    const version = Number(row.version);
+    return toModelVersion(row, tags.get(versionKey(row.name, version)) ?? [], aliasNamesOf(aliases.get(row.name), version));
+  });
 }
 
 export async function loadModelVersion(db: Knex, name: string, version: number): Promise<ModelVersionRecord | undefined> {

@@ -2,6 +2,7 @@ import type { Knex } from "knex";
 import type { KeyValue } from "../../core/model.js";
 import type { RegisteredModelRecord } from "../../core/registry/model.js";
 import { groupBy } from "../rows.js";
+import { aliasesOf } from "./aliases.js";
 import { latestVersionsOf } from "./model-versions.js";
 import { toRegisteredModel, type RegisteredModelRow } from "./rows.js";
 
@@ -56,7 +57,8 @@ export async function withModelDetails(db: Knex, rows: readonly RegisteredModelR
     .orderByRaw(`key COLLATE "C"`)) as Array<{ name: string; key: string; value: string }>;
   const tags = groupBy(tagRows, (r) => r.name);
   const latest = await latestVersionsOf(db, names);
-  return rows.map((row) => toRegisteredModel(row, tags.get(row.name) ?? [], latest.get(row.name) ?? []));
+  const aliases = await aliasesOf(db, names);
+  return rows.map((row) => toRegisteredModel(row, tags.get(row.name) ?? [], latest.get(row.name) ?? [], aliases.get(row.name) ?? []));
 }
 
 export async function loadRegisteredModel(db: Knex, name: string): Promise<RegisteredModelRecord | undefined> {

@@ -1,5 +1,5 @@
 import type { KeyValue } from "../../core/model.js";
-import type { ModelVersionRecord, ModelVersionStatus, RegisteredModelRecord, Stage } from "../../core/registry/model.js";
+import type { ModelAlias, ModelVersionRecord, ModelVersionStatus, RegisteredModelRecord, Stage } from "../../core/registry/model.js";
 
 /** Row shapes of the registry tables (db/migrations/0001_initial.ts) and their mapping to core records. */
 
@@ -35,7 +35,7 @@ export interface ModelVersionTagRow {
   value: string;
 }
 
-export const toModelVersion = (row: ModelVersionRow, tags: KeyValue[]): ModelVersionRecord => ({
+export const toModelVersion = (row: ModelVersionRow, tags: KeyValue[], aliases: string[]): ModelVersionRecord => ({
   name: row.name,
   version: Number(row.version),
   creationTimestamp: Number(row.creation_timestamp),
@@ -49,9 +49,15 @@ export const toModelVersion = (row: ModelVersionRow, tags: KeyValue[]): ModelVer
   status: row.status,
   statusMessage: row.status_message,
   tags,
+  aliases,
 });
 
-export const toRegisteredModel = (row: RegisteredModelRow, tags: KeyValue[], latestVersions: ModelVersionRecord[]): RegisteredModelRecord => ({
+export const toRegisteredModel = (
+  row: RegisteredModelRow,
+  tags: KeyValue[],
+  latestVersions: ModelVersionRecord[],
+  aliases: ModelAlias[],
+): RegisteredModelRecord => ({
   name: row.name,
   creationTimestamp: Number(row.creation_timestamp),
   lastUpdatedTimestamp: Number(row.last_updated_timestamp),
@@ -59,6 +65,7 @@ export const toRegisteredModel = (row: RegisteredModelRow, tags: KeyValue[], lat
   userId: row.user_id,
   latestVersions,
   tags,
+  aliases,
 });
 
 /** The key of a model version in maps. */

@@ -22,6 +22,7 @@ const VERSION_SORT_SQL: Readonly<Record<VersionSortColumn, string>> = {
   version: `"version"`,
   stage: `"current_stage" COLLATE "C"`,
   last_updated_timestamp: `"last_updated_timestamp"`,
+  creation_timestamp: `"creation_timestamp"`,
 };
 const VERSION_FILTER_SQL: Readonly<Record<RegistryAttribute, string>> = { name: `"name"`, run_id: `"run_id"`, source_path: `"source"` };
 
@@ -78,5 +79,7 @@ export function versionSortValue(row: ModelVersionRow, column: VersionSortColumn
       return row.current_stage;
     case "last_updated_timestamp":
       return Number(row.last_updated_timestamp);
+    case "creation_timestamp":
+      return Number(row.creation_timestamp);
   }
 }
