@@ -20,6 +20,8 @@ export interface TrackerConfig {
    * `Authorization: Bearer <token>` (see src/http/security.ts).
    */
   authToken?: string;
+  /** TRACKER_WEB_DIR: folder of the built web UI served at `/` (default: apps/web/dist). */
+  webDir?: string;
 }
 
 export class ConfigError extends Error {}
@@ -51,5 +53,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     logLevel: overrides.logLevel ?? env.LOG_LEVEL ?? "info",
     validateResponses: overrides.validateResponses ?? env.TRACKER_VALIDATE_RESPONSES === "1",
     authToken: overrides.authToken ?? (env.TRACKER_AUTH_TOKEN?.trim() || undefined),
+    webDir: overrides.webDir ?? (env.TRACKER_WEB_DIR ? path.resolve(env.TRACKER_WEB_DIR) : undefined),
   };
 }

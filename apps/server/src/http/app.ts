@@ -9,6 +9,7 @@ import { normaliseRequest } from "./request-normalisation.js";
 import { searchByGet } from "./get-as-post.js";
 import { docsDirectory, REVISION_ORDER, specPath, type Revision } from "./revisions.js";
 import { bearerAuth, rejectNulCharacters, securityHeaders, verifyUtf8 } from "./security.js";
+import { defaultWebDirectory, webUi } from "./web-ui.js";
 
 export interface AppOptions {
   services: Services;
@@ -72,6 +73,8 @@ export function createApp({ services, logger, handlers }: AppOptions): Express {
     },
     express.static(docsDirectory(), { extensions: ["html"] }),
   );
+  // The web UI (static files and client-side routes), with its own CSP, before authentication.
+  app.use(webUi(services.config.webDir ?? defaultWebDirectory(), services.config.namespace));
   app.use(securityHeaders());
   app.use(
     pinoHttp({
