@@ -2,15 +2,25 @@ import { createRequire } from "node:module";
 
 const require = createRequire(import.meta.url);
 
+/** The three revisions of the interface. */
 export type Revision = "a" | "b" | "c";
 export const REVISIONS: readonly Revision[] = ["a", "b", "c"];
 
-/** Absolute path of a revision's hand-written OpenAPI file. */
-export function specFile(revision: Revision): string {
-  return require.resolve(`@tracker/spec/rev-${revision}.yaml`);
+/** Every OpenAPI document of the project: the three revisions and tracker's own extensions (ext.yaml). */
+export type SpecName = Revision | "ext";
+export const SPEC_NAMES: readonly SpecName[] = ["a", "b", "c", "ext"];
+
+/** File name (without extension) of a document: `rev-a` ... `rev-c`, `ext`. */
+export function specBaseName(name: SpecName): string {
+  return name === "ext" ? "ext" : `rev-${name}`;
 }
 
-/** Absolute path of a revision's bundled (standalone) document, built by `pnpm build`. */
-export function bundledSpecFile(revision: Revision, format: "json" | "yaml" = "json"): string {
-  return require.resolve(`@tracker/spec/dist/rev-${revision}.${format}`);
+/** Absolute path of a document's hand-written OpenAPI file. */
+export function specFile(name: SpecName): string {
+  return require.resolve(`@tracker/spec/${specBaseName(name)}.yaml`);
+}
+
+/** Absolute path of a document's bundled (standalone) form, built by `pnpm build`. */
+export function bundledSpecFile(name: SpecName, format: "json" | "yaml" = "json"): string {
+  return require.resolve(`@tracker/spec/dist/${specBaseName(name)}.${format}`);
 }

@@ -25,8 +25,8 @@ async function lint(cwd: string, files: string[]) {
 }
 
 describe("spec lint (redocly, config spec/redocly.yaml)", () => {
-  it("passes with zero errors on rev-a, rev-b and rev-c", async () => {
-    const result = await lint(specDir, ["rev-a.yaml", "rev-b.yaml", "rev-c.yaml"]);
+  it("passes with zero errors on rev-a, rev-b, rev-c and ext", async () => {
+    const result = await lint(specDir, ["rev-a.yaml", "rev-b.yaml", "rev-c.yaml", "ext.yaml"]);
     expect(result.output).not.toMatch(/error/i);
     expect(result.ok).toBe(true);
   });
@@ -73,6 +73,40 @@ describe.each(["a", "b", "c"] as const)("rev-%s.yaml operations", (revision) => 
         // An operation that takes input documents how bad input is refused.
         if (op.parameters || op.requestBody) expect(responses["400"], `${op.operationId} 400`).toBeDefined();
       }
+    }
+  });
+});
+
+describe("ext.yaml (tracker's own operations)", () => {
+  const doc = parse(fs.readFileSync(path.join(specDir, "ext.yaml"), "utf8"));
+  const operations = Object.entries(doc.paths as Record<string, Record<string, Record<string, unknown>>>).flatMap(([p, item]) =>
+    Object.entries(item)
+      .filter(([method]) => METHODS.includes(method))
+      .map(([method, op]) => ({ key: `${method.toUpperCase()} ${p}`, path: p, op })),
+  );
+
+  it("adds operations only: none of them is an operation of revisions A-C (absolute paths, /api included)", () => {
+    const revisionOps = new Set(Object.values(OPERATIONS_BY_REVISION).flatMap((ops) => ops.map(([m, p]) => `${m.toUpperCase()} /api${p}`)));
+    expect(operations.length).toBeGreaterThan(0);
+    for (const { key, path: p } of operations) {
+      expect(p.startsWith("/"), key).toBe(true);
+      expect(revisionOps.has(key), key).toBe(false);
+    }
+  });
+
+  it("gives every operation an operationId, a description and its error responses", () => {
+    const ids = new Set<string>();
+    for (const { key, op } of operations) {
+      expect(op.operationId, key).toBeTypeOf("string");
+      expect(ids.has(op.operationId as string), `${key}: duplicate operationId`).toBe(false);
+      ids.add(op.operationId as string);
+      expect(op.description, key).toBeTypeOf("string");
+      const responses = op.responses as Record<string, unknown>;
+      expect(responses["500"], `${key} 500`).toBeDefined();
+      // Operations open without a token (health probes) say so with `security: [{}]`.
+      const open = Array.isArray(op.security) && op.security.length === 1 && Object.keys(op.security[0] as object).length === 0;
+      if (!open) expect(responses["401"], `${key} 401`).toBeDefined();
+      if (op.parameters || op.requestBody) expect(responses["400"], `${key} 400`).toBeDefined();
     }
   });
 });

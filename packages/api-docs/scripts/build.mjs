@@ -1,4 +1,4 @@
-// Builds the API reference into dist/: rev-{a,b,c}.html with `redocly build-docs --inlineBundle`
+// Builds the API reference into dist/: rev-{a,b,c}.html and ext.html (tracker's extensions) with `redocly build-docs --inlineBundle`
 // (Redoc's script embedded: the pages need no network, neither to build nor to view), and
 // index.html linking them. Run: pnpm docs (from the root) or pnpm --filter @tracker/api-docs build.
 import { execFileSync } from "node:child_process";
@@ -17,17 +17,18 @@ const mount = process.env.TRACKER_DOCS_MOUNT ?? "/docs";
 fs.rmSync(dist, { recursive: true, force: true });
 fs.mkdirSync(dist, { recursive: true });
 const pages = [];
-for (const revision of ["a", "b", "c"]) {
-  const spec = require.resolve(`@tracker/spec/rev-${revision}.yaml`);
+for (const revision of ["a", "b", "c", "ext"]) {
+  const name = revision === "ext" ? "ext" : `rev-${revision}`;
+  const spec = require.resolve(`@tracker/spec/${name}.yaml`);
   const info = parse(fs.readFileSync(spec, "utf8")).info ?? {};
   const title = info.title ?? `tracker API, revision ${revision.toUpperCase()}`;
-  execFileSync(redocly, ["build-docs", spec, "--inlineBundle", "--title", title, "-o", path.join(dist, `rev-${revision}.html`)], {
+  execFileSync(redocly, ["build-docs", spec, "--inlineBundle", "--title", title, "-o", path.join(dist, `${name}.html`)], {
     cwd: root,
     env: { ...process.env, REDOCLY_TELEMETRY: "off", REDOCLY_SUPPRESS_UPDATE_NOTICE: "true" },
     stdio: ["ignore", "ignore", "pipe"],
   });
   const summary = String(info.description ?? "").split("\n").find((line) => line.trim() !== "") ?? "";
-  pages.push({ revision, title, summary });
+  pages.push({ name, title, summary });
 }
 
 const escape = (s) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
@@ -46,9 +47,9 @@ const index = `<!doctype html>
 </head>
 <body>
 <h1>tracker API reference</h1>
-<p>One server answers all three revisions of the API. Pick the revision your client speaks:</p>
+<p>One server answers all three revisions of the API, and tracker's own operations beyond them (the extensions). Pick the revision your client speaks:</p>
 <ul>
-${pages.map((p) => `<li><a href="${mount}/rev-${p.revision}">${escape(p.title)}</a><br>${escape(p.summary)}</li>`).join("\n")}
+${pages.map((p) => `<li><a href="${mount}/${p.name}">${escape(p.title)}</a><br>${escape(p.summary)}</li>`).join("\n")}
 </ul>
 <p>The changes between the revisions, each classified breaking, non-breaking or annotation, are in
 <code>docs/revisions.md</code> of the repository; compare any two specs with <code>pnpm spec:diff &lt;from&gt; &lt;to&gt;</code>.</p>
@@ -56,4 +57,4 @@ ${pages.map((p) => `<li><a href="${mount}/rev-${p.revision}">${escape(p.title)}<
 </html>
 `;
 fs.writeFileSync(path.join(dist, "index.html"), index);
-console.log(`built ${path.relative(process.env.INIT_CWD ?? process.cwd(), dist)}/{index,rev-a,rev-b,rev-c}.html`);
+console.log(`built ${path.relative(process.env.INIT_CWD ?? process.cwd(), dist)}/{index,rev-a,rev-b,rev-c,ext}.html`);

@@ -14,13 +14,13 @@ beforeAll(() => {
 }, 120_000);
 
 describe("the rendered API reference", () => {
-  it("has an index and one page per revision", () => {
-    expect(fs.readdirSync(docsDirectory()).sort()).toEqual(["index.html", "rev-a.html", "rev-b.html", "rev-c.html"]);
+  it("has an index, one page per revision and one for the extensions", () => {
+    expect(fs.readdirSync(docsDirectory()).sort()).toEqual(["ext.html", "index.html", "rev-a.html", "rev-b.html", "rev-c.html"]);
   });
 
-  it("links the three revisions from the index", () => {
+  it("links the three revisions and the extensions from the index", () => {
     const index = fs.readFileSync(docsFile("index"), "utf8");
-    for (const revision of ["a", "b", "c"]) expect(index).toContain(`href="/docs/rev-${revision}"`);
+    for (const page of ["rev-a", "rev-b", "rev-c", "ext"]) expect(index).toContain(`href="/docs/${page}"`);
     expect(index).toContain("tracker API, revision C");
   });
 
@@ -29,5 +29,12 @@ describe("the rendered API reference", () => {
     expect(html).toContain(`<title>tracker API, revision ${revision.toUpperCase()}</title>`);
     expect(html).not.toMatch(/<script[^>]+src=/);
     expect(html).toContain(revision === "c" ? "/2.0/tracker/experiments/create" : "/2.0/preview/tracker/experiments/create");
+  });
+
+  it("renders the extensions (ext.yaml) with Redoc embedded", () => {
+    const html = fs.readFileSync(docsFile("ext"), "utf8");
+    expect(html).toContain("<title>tracker API, extensions</title>");
+    expect(html).not.toMatch(/<script[^>]+src=/);
+    expect(html).toContain("/api/2.0/tracker/server-info");
   });
 });

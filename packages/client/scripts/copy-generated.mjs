@@ -11,23 +11,23 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const outDir = path.join(here, "..", "src", "generated");
 fs.mkdirSync(outDir, { recursive: true });
 
-for (const revision of ["a", "b", "c"]) {
+for (const revision of ["rev-a", "rev-b", "rev-c", "ext"]) {
   let source;
   try {
-    source = require.resolve(`@tracker/types/rev-${revision}`);
+    source = require.resolve(`@tracker/types/${revision}`);
   } catch {
     source = undefined;
   }
   if (!source || !fs.existsSync(source)) {
     console.error(
-      `copy-generated: @tracker/types has no generated rev-${revision}.ts; run \`pnpm --filter @tracker/types build\` (or \`pnpm build\` from the root) first`,
+      `copy-generated: @tracker/types has no generated ${revision}.ts; run \`pnpm --filter @tracker/types build\` (or \`pnpm build\` from the root) first`,
     );
     process.exit(1);
   }
   const text = fs.readFileSync(source, "utf8");
-  const target = path.join(outDir, `rev-${revision}.ts`);
+  const target = path.join(outDir, `${revision}.ts`);
   const header = `// Copied from @tracker/types by scripts/copy-generated.mjs. Do not edit.\n`;
   const next = header + text;
   if (!fs.existsSync(target) || fs.readFileSync(target, "utf8") !== next) fs.writeFileSync(target, next);
 }
-console.log("copied src/generated/rev-{a,b,c}.ts from @tracker/types");
+console.log("copied src/generated/{rev-a,rev-b,rev-c,ext}.ts from @tracker/types");

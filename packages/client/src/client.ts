@@ -2,6 +2,7 @@
 // MlflowClient has them.
 import { RunBatcher, type RunBatcherOptions } from "./batcher.js";
 import { RegistryClient } from "./registry.js";
+import { ServerInfoClient } from "./server-info.js";
 import { TrackingClient } from "./tracking.js";
 
 /**
@@ -21,11 +22,15 @@ export class TrackerClient extends TrackingClient {
   }
 }
 
-// The registry methods join the tracking ones (declaration merging with a mixin, see the TypeScript
-// handbook's "Mixins"): both classes hold nothing but `raw`, which TrackerClient has.
-export interface TrackerClient extends RegistryClient {}
-for (const name of Object.getOwnPropertyNames(RegistryClient.prototype)) {
-  if (name === "constructor") continue;
-  const descriptor = Object.getOwnPropertyDescriptor(RegistryClient.prototype, name);
-  if (descriptor) Object.defineProperty(TrackerClient.prototype, name, descriptor);
+// The registry methods and those of tracker's extensions join the tracking ones (declaration
+// merging with mixins, see the TypeScript handbook's "Mixins"): every part extends ClientCore and
+// holds nothing but its `raw` and `ext` clients, which TrackerClient has. A new part of the client
+// (one module per concern) is added to both lists below.
+export interface TrackerClient extends RegistryClient, ServerInfoClient {}
+for (const part of [RegistryClient, ServerInfoClient]) {
+  for (const name of Object.getOwnPropertyNames(part.prototype)) {
+    if (name === "constructor") continue;
+    const descriptor = Object.getOwnPropertyDescriptor(part.prototype, name);
+    if (descriptor) Object.defineProperty(TrackerClient.prototype, name, descriptor);
+  }
 }

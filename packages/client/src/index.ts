@@ -19,6 +19,8 @@ export {
   type SearchRegisteredModelsOptions,
   type TransitionStageOptions,
 } from "./registry.js";
+export { ServerInfoClient, type ServerInfo } from "./server-info.js";
+export { ClientCore } from "./client-core.js";
 export { RunBatcher, type BatchSink, type RunBatcherOptions } from "./batcher.js";
 export { LOG_BATCH_LIMITS } from "./batch-limits.js";
 export { Paginated, type Page, type PageFetcher } from "./pagination.js";

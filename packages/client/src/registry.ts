@@ -1,9 +1,8 @@
 // The model registry half of the ergonomic client: registered models and model versions.
 // Every method calls one operation of revision C.
 import type { ModelVersion, ModelVersionStageInput, RegisteredModel, TagsInput, VersionInput } from "./entities.js";
-import type { paths } from "./generated/rev-c.js";
 import { Paginated } from "./pagination.js";
-import { createRawClient, toClientOptions, type RawClient, type TrackerClientOptions } from "./raw.js";
+import { ClientCore } from "./client-core.js";
 import { expectData, expectOk } from "./response.js";
 import { toKeyValues } from "./wire.js";
 
@@ -45,13 +44,7 @@ export interface TransitionStageOptions {
 }
 
 /** Model registry operations of revision C, named and shaped after MLflow's MlflowClient. */
-export class RegistryClient {
-  /** The raw revision C client these methods call (openapi-fetch, same transport and options). */
-  readonly raw: RawClient<"c">;
-
-  constructor(options: TrackerClientOptions) {
-    this.raw = createRawClient<paths>(toClientOptions(options));
-  }
+export class RegistryClient extends ClientCore {
 
   // ----- registered models -----
 

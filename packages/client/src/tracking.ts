@@ -14,9 +14,8 @@ import type {
   ViewType,
 } from "./entities.js";
 import { isTrackerError } from "./errors.js";
-import type { paths } from "./generated/rev-c.js";
 import { Paginated } from "./pagination.js";
-import { createRawClient, toClientOptions, type RawClient, type TrackerClientOptions } from "./raw.js";
+import { ClientCore } from "./client-core.js";
 import { expectData, expectOk } from "./response.js";
 import { fromWireMetric, fromWireRun, toKeyValues, toWireDouble, toWireMetric } from "./wire.js";
 
@@ -74,13 +73,7 @@ export interface LogMetricOptions {
 const DEFAULT_SEARCH_PAGE_SIZE = 1000;
 
 /** Tracking operations of revision C, named and shaped after MLflow's MlflowClient. */
-export class TrackingClient {
-  /** The raw revision C client these methods call (openapi-fetch, same transport and options). */
-  readonly raw: RawClient<"c">;
-
-  constructor(options: TrackerClientOptions) {
-    this.raw = createRawClient<paths>(toClientOptions(options));
-  }
+export class TrackingClient extends ClientCore {
 
   // ----- experiments -----
 

@@ -7,7 +7,7 @@ import { errorHandler, sendError } from "./error-handler.js";
 import type { HandlerTable } from "./operation-handler.js";
 import { normaliseRequest } from "./request-normalisation.js";
 import { searchByGet } from "./get-as-post.js";
-import { docsDirectory, REVISION_ORDER, specPath, type Revision } from "./revisions.js";
+import { docsDirectory, revisionOf, SPEC_ORDER, specPath, type SpecName } from "./revisions.js";
 import { bearerAuth, rejectNulCharacters, securityHeaders, verifyUtf8 } from "./security.js";
 import { defaultWebDirectory, webUi } from "./web-ui.js";
 
@@ -25,9 +25,9 @@ function operationIdOf(req: express.Request): string | undefined {
   return (req as express.Request & { openapi?: OpenApiRequestInfo }).openapi?.schema?.operationId;
 }
 
-function validatorFor(revision: Revision, validateResponses: boolean): RequestHandler[] {
+function validatorFor(spec: SpecName, validateResponses: boolean): RequestHandler[] {
   return OpenApiValidator.middleware({
-    apiSpec: specPath(revision),
+    apiSpec: specPath(spec),
     // Query strings are coerced to their schema types; JSON bodies are not (an int64 may be a
     // number or a decimal string, which the schemas say themselves).
     validateRequests: { allowUnknownQueryParameters: true, coerceTypes: false, removeAdditional: false },
@@ -38,8 +38,9 @@ function validatorFor(revision: Revision, validateResponses: boolean): RequestHa
   }) as RequestHandler[];
 }
 
-/** Calls the handler of the operation the revision's validator matched, if any. */
-function dispatch(revision: Revision, services: Services, handlers: HandlerTable): RequestHandler {
+/** Calls the handler of the operation the document's validator matched, if any. */
+function dispatch(spec: SpecName, services: Services, handlers: HandlerTable): RequestHandler {
+  const revision = revisionOf(spec);
   return async (req, res, next) => {
     const operationId = operationIdOf(req);
     if (!operationId) {
@@ -48,7 +49,7 @@ function dispatch(revision: Revision, services: Services, handlers: HandlerTable
     }
     const handler = handlers[operationId];
     if (!handler) {
-      sendError(res, "NOT_IMPLEMENTED", `Operation ${operationId} of revision ${revision.toUpperCase()} is not implemented yet`);
+      sendError(res, "NOT_IMPLEMENTED", `Operation ${operationId} of ${spec === "ext" ? "the extensions" : `revision ${spec.toUpperCase()}`} is not implemented yet`);
       return;
     }
     const input = (req.method === "GET" ? req.query : (req.body ?? {})) as Record<string, unknown>;
@@ -110,9 +111,9 @@ export function createApp({ services, logger, handlers }: AppOptions): Express {
   });
   app.use(rejectNulCharacters());
 
-  for (const revision of REVISION_ORDER) {
-    app.use(validatorFor(revision, services.config.validateResponses));
-    app.use(dispatch(revision, services, handlers));
+  for (const spec of SPEC_ORDER) {
+    app.use(validatorFor(spec, services.config.validateResponses));
+    app.use(dispatch(spec, services, handlers));
   }
 
   app.use((req, res) => {

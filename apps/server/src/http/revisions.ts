@@ -4,21 +4,28 @@ import path from "node:path";
 /** The three revisions of the API. */
 export type Revision = "a" | "b" | "c";
 
+/** Every OpenAPI document the server validates against: the revisions and tracker's extensions. */
+export type SpecName = Revision | "ext";
+
 /**
- * Order in which the per-revision validators see a request. Revision C owns `2.0/tracker` and the
+ * Order in which the per-document validators see a request. Revision C owns `2.0/tracker` and the
  * registry paths; B and A share `2.0/preview/tracker`, where B (the superset) answers first and A
- * only gets what B lacks (artifacts/get). See design.md, "Server architecture".
+ * only gets what B lacks (artifacts/get). See design.md, "Server architecture". tracker's own
+ * operations (spec/ext.yaml) come last: none of them shares a path with a revision's operation.
  */
-export const REVISION_ORDER: readonly Revision[] = ["c", "b", "a"];
+export const SPEC_ORDER: readonly SpecName[] = ["c", "b", "a", "ext"];
+
+/** The revision whose conventions a document's handlers follow: ext operations are shaped as C's. */
+export const revisionOf = (spec: SpecName): Revision => (spec === "ext" ? "c" : spec);
 
 const require = createRequire(import.meta.url);
 
 /**
- * Absolute path of a revision's bundled OpenAPI document (built from spec/rev-*.yaml by the
- * @tracker/spec package's build); the validator cannot follow the cross-file $refs itself.
+ * Absolute path of a document's bundled OpenAPI file (built from spec/*.yaml by the @tracker/spec
+ * package's build); the validator cannot follow the cross-file $refs itself.
  */
-export function specPath(revision: Revision): string {
-  return require.resolve(`@tracker/spec/dist/rev-${revision}.json`);
+export function specPath(spec: SpecName): string {
+  return require.resolve(`@tracker/spec/dist/${spec === "ext" ? "ext" : `rev-${spec}`}.json`);
 }
 
 /** Folder of the rendered API reference pages (built by @tracker/api-docs into its dist/). */

@@ -1,9 +1,9 @@
-import type { Revision } from "@tracker/spec";
+import type { SpecName } from "@tracker/spec";
 import { SpecValidator, type OperationRef } from "./spec-validator.js";
 
 /** One exchange seen by the recording fetch. */
 export interface Exchange {
-  revision: Revision;
+  revision: SpecName;
   operationId: string;
   method: string;
   path: string;
@@ -12,22 +12,26 @@ export interface Exchange {
   violations: string[];
 }
 
-export const API_PREFIX = "/api";
-
 /**
  * A fetch for the client that passes every request through, reads the answer, validates it
- * against the revision's spec and records it for the coverage table.
+ * against the document's spec (a revision's, or ext.yaml's) and records it for the coverage table.
  */
 export class Recorder {
   readonly exchanges: Exchange[] = [];
-  readonly validators: Record<Revision, SpecValidator> = { a: new SpecValidator("a"), b: new SpecValidator("b"), c: new SpecValidator("c") };
+  readonly validators: Record<SpecName, SpecValidator> = {
+    a: new SpecValidator("a"),
+    b: new SpecValidator("b"),
+    c: new SpecValidator("c"),
+    ext: new SpecValidator("ext"),
+  };
 
-  fetchFor(revision: Revision): typeof fetch {
+  fetchFor(revision: SpecName): typeof fetch {
     return async (input, init) => {
       const request = new Request(input as ConstructorParameters<typeof Request>[0], init);
       const response = await fetch(request);
       const url = new URL(request.url);
-      const path = url.pathname.startsWith(API_PREFIX) ? url.pathname.slice(API_PREFIX.length) : url.pathname;
+      const prefix = this.validators[revision].prefix;
+      const path = prefix && url.pathname.startsWith(prefix) ? url.pathname.slice(prefix.length) : url.pathname;
       const op = this.validators[revision].find(request.method, path);
       const contentType = response.headers.get("content-type") ?? "";
       const text = await response.clone().text();
@@ -39,10 +43,24 @@ export class Recorder {
           body = text;
         }
       }
-      const violations = op ? this.validators[revision].validate(request.method, path, response.status, contentType, body) : [`unknown operation ${request.method} ${path}`];
+      const violations = op ? this.validators[revision].validate(request.method, op.path, response.status, contentType, body) : [`unknown operation ${request.method} ${path}`];
       const errorCode = typeof body === "object" && body !== null ? (body as { error_code?: string }).error_code : undefined;
-      this.exchanges.push({ revision, operationId: op?.operationId ?? "?", method: request.method, path, status: response.status, errorCode, violations });
+      this.exchanges.push({ revision, operationId: op?.operationId ?? "?", method: request.method, path: op?.path ?? path, status: response.status, errorCode, violations });
       return response;
+    };
+  }
+
+  /**
+   * A fetch for the ergonomic client, whose calls go to revision C or to ext.yaml: each request is
+   * recorded against ext.yaml when one of its operations has that path, else against revision C.
+   */
+  fetchByPath(): typeof fetch {
+    const ext = this.fetchFor("ext");
+    const c = this.fetchFor("c");
+    return async (input, init) => {
+      const request = new Request(input as ConstructorParameters<typeof Request>[0], init);
+      const pathname = new URL(request.url).pathname;
+      return (this.validators.ext.find(request.method, pathname) ? ext : c)(request);
     };
   }
 
@@ -50,7 +68,8 @@ export class Recorder {
     return this.exchanges.flatMap((e) => e.violations.map((v) => `${e.revision.toUpperCase()} ${e.method} ${e.path} -> ${e.status}: ${v}`));
   }
 
-  operations(): OperationRef[] {
-    return (["a", "b", "c"] as const).flatMap((r) => this.validators[r].operations());
+  /** Every operation of the given documents (the three revisions unless told otherwise). */
+  operations(specs: readonly SpecName[] = ["a", "b", "c"]): OperationRef[] {
+    return specs.flatMap((r) => this.validators[r].operations());
   }
 }

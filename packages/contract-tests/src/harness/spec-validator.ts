@@ -1,11 +1,11 @@
 import fs from "node:fs";
 import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
-import { bundledSpecFile, type Revision } from "@tracker/spec";
+import { bundledSpecFile, type SpecName } from "@tracker/spec";
 
 /**
- * Validates answers against a revision's bundled OpenAPI document with Ajv: a validator
- * independent of the server's own (express-openapi-validator).
+ * Validates answers against a document's bundled OpenAPI file (a revision's, or ext.yaml's) with
+ * Ajv: a validator independent of the server's own (express-openapi-validator).
  */
 
 const METHODS = ["get", "post", "put", "patch", "delete"] as const;
@@ -20,16 +20,25 @@ interface OperationObject {
   responses: Record<string, ResponseObject>;
 }
 interface OpenApiDocument {
+  servers?: Array<{ url: string }>;
   paths: Record<string, Partial<Record<Method, OperationObject>>>;
 }
 
 export interface OperationRef {
-  revision: Revision;
+  revision: SpecName;
   method: string;
   path: string;
   operationId: string;
   /** Statuses the spec documents for the operation. */
   statuses: string[];
+}
+
+function templatePattern(template: string): RegExp {
+  const parts = template.split(/(\{[^}]+\})/).filter((p) => p !== "");
+  const source = parts
+    .map((part, i) => (part.startsWith("{") ? (i === parts.length - 1 ? ".+" : "[^/]+") : part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")))
+    .join("");
+  return new RegExp(`^${source}$`);
 }
 
 const escapePointer = (s: string) => s.replace(/~/g, "~0").replace(/\//g, "~1");
@@ -40,11 +49,16 @@ export class SpecValidator {
   private readonly doc: OpenApiDocument;
   private readonly compiled = new Map<string, ValidateFunction>();
 
-  constructor(readonly revision: Revision) {
+  constructor(readonly revision: SpecName) {
     this.doc = JSON.parse(fs.readFileSync(bundledSpecFile(revision), "utf8")) as OpenApiDocument;
     addFormats(this.ajv);
     for (const format of ["int64", "int32", "float", "double"]) this.ajv.addFormat(format, { type: "number", validate: () => true });
     this.ajv.addSchema(this.doc as object, "spec");
+  }
+
+  /** Path prefix of the document's server (`/api` for the revisions, none for ext.yaml). */
+  get prefix(): string {
+    return (this.doc.servers?.[0]?.url ?? "/api").replace(/\/$/, "");
   }
 
   operations(): OperationRef[] {
@@ -58,14 +72,19 @@ export class SpecValidator {
     return out;
   }
 
+  /**
+   * The operation answering a concrete request path: templated segments (`{name}`) match one segment,
+   * a template's last one matches the rest of the path (artifact paths have slashes).
+   */
   find(method: string, path: string): OperationRef | undefined {
-    return this.operations().find((op) => op.method === method.toUpperCase() && op.path === path);
+    const candidates = this.operations().filter((op) => op.method === method.toUpperCase());
+    return candidates.find((op) => op.path === path) ?? candidates.find((op) => templatePattern(op.path).test(path));
   }
 
   /** Errors of a JSON answer against the documented response of that status (empty: valid). */
   validate(method: string, path: string, status: number, contentType: string, body: unknown): string[] {
     const op = this.doc.paths[path]?.[method.toLowerCase() as Method];
-    if (!op) return [`${method} ${path} is not an operation of revision ${this.revision.toUpperCase()}`];
+    if (!op) return [`${method} ${path} is not an operation of ${this.revision === "ext" ? "ext.yaml" : `revision ${this.revision.toUpperCase()}`}`];
     const response = op.responses[String(status)];
     if (!response) return [`status ${status} is not documented for ${op.operationId}`];
     const pointer = response.$ref

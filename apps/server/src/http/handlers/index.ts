@@ -4,9 +4,10 @@ import { experimentHandlers } from "./experiments.js";
 import { registryHandlers } from "./registry.js";
 import { runDataHandlers } from "./run-data.js";
 import { runHandlers } from "./runs.js";
+import { serverInfoHandlers } from "./server-info.js";
 
 /**
- * Every implemented operation, by operationId (the same ids in every revision's spec). An
+ * Every implemented operation, by operationId (the same ids in every revision's spec; ext.yaml's ids are its own). An
  * operation of a spec that has no entry here answers 501 NOT_IMPLEMENTED.
  */
 export const handlers: HandlerTable = {
@@ -15,4 +16,5 @@ export const handlers: HandlerTable = {
   ...runDataHandlers,
   ...artifactHandlers,
   ...registryHandlers,
+  ...serverInfoHandlers,
 };

@@ -1,0 +1,15 @@
+import { createRequire } from "node:module";
+import type { HandlerTable } from "../operation-handler.js";
+
+/** tracker's own description of itself (spec/ext.yaml, getServerInfo). */
+
+const { version } = createRequire(import.meta.url)("../../../package.json") as { version: string };
+
+export const serverInfoHandlers: HandlerTable = {
+  getServerInfo: async ({ services }) => ({
+    name: "tracker",
+    version,
+    namespace: services.config.namespace,
+    database: services.databaseKind,
+  }),
+};
