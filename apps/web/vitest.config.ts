@@ -9,7 +9,7 @@ export default defineConfig({
       {
         test: {
           name: "e2e",
-          include: ["e2e/**/*.test.ts"],
+          include: ["e2e/**/*.e2e.test.ts"],
           environment: "node",
           globalSetup: ["@tracker/server/testing/global-setup"],
           testTimeout: 120_000,

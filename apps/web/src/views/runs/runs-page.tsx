@@ -14,6 +14,7 @@ import { FilterBox } from "./filter-box";
 import { nestRuns, type TreeRow } from "./run-tree";
 import { useRunPages } from "./use-run-pages";
 import { useLiveRefresh } from "./use-live-refresh";
+import { useSeenKeys } from "./use-seen-keys";
 
 const VIEWS: Record<string, ViewType> = { active: "ACTIVE_ONLY", deleted: "DELETED_ONLY", all: "ALL" };
 const ROW_HEIGHT = 30;
@@ -42,7 +43,7 @@ export function RunsPage() {
   const orderBy = orderByFor(sort, descending, ns);
   const pages = useRunPages({ experimentIds, filter: filter || undefined, orderBy: orderBy ? [orderBy] : undefined, viewType: VIEWS[view] ?? "ACTIVE_ONLY", pageSize: PAGE_SIZE });
   const experiments = useAsync(() => Promise.all(experimentIds.map((id) => api().getExperiment(id))), [experimentIds.join(",")]);
-  const keys = useMemo(() => availableKeys(pages.runs, ns), [pages.runs, ns]);
+  const keys = useSeenKeys(availableKeys(pages.runs, ns), experimentIds.join(","));
   const rows = useMemo(() => nestRuns(pages.runs, `${ns}.parentRunId`), [pages.runs, ns]);
   const anyRunning = pages.runs.some((r) => r.info.status === "RUNNING");
   const live = useLiveRefresh(anyRunning, state.flag("paused"), pages.refresh);
