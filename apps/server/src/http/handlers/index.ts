@@ -4,6 +4,7 @@ import { experimentHandlers } from "./experiments.js";
 import { registryHandlers } from "./registry.js";
 import { runDataHandlers } from "./run-data.js";
 import { runHandlers } from "./runs.js";
+import { metricSamplingHandlers } from "./metric-sampling.js";
 import { serverInfoHandlers } from "./server-info.js";
 
 /**
@@ -17,4 +18,5 @@ export const handlers: HandlerTable = {
   ...artifactHandlers,
   ...registryHandlers,
   ...serverInfoHandlers,
+  ...metricSamplingHandlers,
 };
