@@ -39,6 +39,7 @@ for (const kind of testDatabases()) {
     const shot = async (name: string) => {
       if (kind !== "pglite") return;
       fs.mkdirSync(screenshots, { recursive: true });
+      await page.evaluate(() => window.scrollTo(0, 0));
       await page.screenshot({ path: path.join(screenshots, `${name}.png`), fullPage: false });
     };
     const go = async (pathname: string) => {
@@ -160,6 +161,16 @@ for (const kind of testDatabases()) {
       await page.getByRole("img", { name: "Chart of acc" }).locator("canvas").waitFor();
       await page.getByRole("img", { name: /Scatter of/ }).waitFor();
       expect(await page.getByRole("img", { name: "Parallel coordinates" }).locator("polyline").count()).toBe(3);
+      // Drag-zoom on the step axis fetches that step range again from the server.
+      const over = page.getByRole("img", { name: "Chart of acc" }).locator(".u-over");
+      const box = (await over.boundingBox())!;
+      const refetch = page.waitForRequest((r) => r.url().includes("metrics/get-history-bulk-interval") && r.url().includes("start_step="));
+      await page.mouse.move(box.x + box.width * 0.2, box.y + box.height / 2);
+      await page.mouse.down();
+      await page.mouse.move(box.x + box.width * 0.5, box.y + box.height / 2, { steps: 5 });
+      await page.mouse.up();
+      await refetch;
+      await page.getByRole("button", { name: /Reset zoom \(steps/ }).waitFor();
       await page.getByLabel("log scale").check();
       await page.getByLabel("X axis").selectOption("relative");
       await page.waitForFunction(() => new URL(location.href).searchParams.get("x") === "relative" && new URL(location.href).searchParams.get("log") === "1");

@@ -6,3 +6,21 @@ export function colorFor(id: string): string {
   for (let i = 0; i < id.length; i++) hash = Math.imul(hash ^ id.charCodeAt(i), 16777619);
   return PALETTE[(hash >>> 0) % PALETTE.length]!;
 }
+
+/**
+ * Colours for a set of runs shown together: each run starts at its own hashed colour and moves to
+ * the next free one when another run of the set (earlier in id order) holds it, so the set never
+ * shows two runs alike (up to the palette's size) and a run keeps its colour whenever it can.
+ */
+export function colorsFor(ids: readonly string[]): Map<string, string> {
+  const used = new Set<number>();
+  const out = new Map<string, string>();
+  for (const id of [...new Set(ids)].sort()) {
+    let index = PALETTE.indexOf(colorFor(id));
+    for (let probe = 0; probe < PALETTE.length && used.has(index); probe++) index = (index + 1) % PALETTE.length;
+    used.add(index);
+    if (used.size >= PALETTE.length) used.clear();
+    out.set(id, PALETTE[index]!);
+  }
+  return out;
+}

@@ -2,7 +2,7 @@ import type { Run } from "@tracker-ml/client";
 import { Link } from "wouter";
 import { api } from "../../api/client";
 import { useAsync } from "../../api/use-async";
-import { colorFor } from "../../charts/colors";
+import { colorsFor } from "../../charts/colors";
 import { ErrorBox, Loading } from "../../components/error-box";
 import { formatValue } from "../../components/format";
 import { useSearchState } from "../../url/search-state";
@@ -26,7 +26,7 @@ function SideBySide({ title, runs, rows, onlyDiff }: { title: string; runs: read
             <th scope="col">Key</th>
             {runs.map((run) => (
               <th scope="col" key={run.info.run_id}>
-                <span className="swatch" style={{ background: colorFor(run.info.run_id) }} />
+                <span className="swatch" style={{ background: colorsFor(runs.map((r) => r.info.run_id)).get(run.info.run_id) }} />
                 <Link href={`/runs/${run.info.run_id}`}>{runName(run)}</Link>
               </th>
             ))}

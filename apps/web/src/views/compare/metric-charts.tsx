@@ -1,9 +1,9 @@
 import type { Metric, Run } from "@tracker-ml/client";
-import { useMemo } from "react";
+import { useMemo, useRef, useState } from "react";
 import uPlot from "uplot";
 import { api } from "../../api/client";
 import { useAsync } from "../../api/use-async";
-import { colorFor } from "../../charts/colors";
+import { colorsFor } from "../../charts/colors";
 import { downsampleMinMax, type Point } from "../../charts/downsample";
 import { smoothEma } from "../../charts/smoothing";
 import { UPlotChart } from "../../charts/uplot-chart";
@@ -75,7 +75,7 @@ export function MetricCharts({ runs }: { runs: readonly Run[] }) {
       <div className="legend" aria-label="Legend">
         {runs.map((run) => (
           <span key={run.info.run_id}>
-            <span className="swatch" style={{ background: colorFor(run.info.run_id) }} />
+            <span className="swatch" style={{ background: colorsFor(runs.map((r) => r.info.run_id)).get(run.info.run_id) }} />
             {runLabel(run)}
           </span>
         ))}
@@ -89,33 +89,71 @@ export function MetricCharts({ runs }: { runs: readonly Run[] }) {
   );
 }
 
+/** Points asked per run and chart; the server keeps each bucket's first, last, min and max. */
+export const POINTS_PER_RUN = 1000;
+
+/** Sampled histories of one key for any number of runs (the server takes 100 run ids per request). */
+export async function fetchSampled(runIds: readonly string[], key: string, range?: readonly [number, number]): Promise<Map<string, Metric[]>> {
+  const chunks: string[][] = [];
+  for (let i = 0; i < runIds.length; i += 100) chunks.push(runIds.slice(i, i + 100));
+  const options = { maxResults: POINTS_PER_RUN, ...(range ? { startStep: Math.floor(range[0]), endStep: Math.ceil(range[1]) } : {}) };
+  const answers = await Promise.all(chunks.map((ids) => api().getMetricHistoryBulkInterval(ids, key, options)));
+  const byRun = new Map<string, Metric[]>(runIds.map((id) => [id, []]));
+  for (const point of answers.flat()) byRun.get(point.runId)?.push(point);
+  return byRun;
+}
+
 function MetricChart({ metricKey, runs, x, log, smoothing }: { metricKey: string; runs: readonly Run[]; x: XAxis; log: boolean; smoothing: number }) {
+  const palette = colorsFor(runs.map((r) => r.info.run_id));
   const withKey = runs.filter((r) => r.data.metrics.some((m) => m.key === metricKey));
+  const colors = withKey.map((r) => palette.get(r.info.run_id)!);
+  const ids = withKey.map((r) => r.info.run_id);
   const version = withKey.map((r) => `${r.info.run_id}:${r.data.metrics.find((m) => m.key === metricKey)?.timestamp}`).join();
-  const histories = useAsync(() => Promise.all(withKey.map((r) => api().getMetricHistory(r.info.run_id, metricKey))), [metricKey, version]);
+  // Zoomed step range: re-fetched from the server at finer resolution (step axis only).
+  const [range, setRange] = useState<readonly [number, number] | undefined>();
+  const histories = useAsync(() => fetchSampled(ids, metricKey, x === "step" ? range : undefined), [metricKey, version, x === "step" ? range?.join() : ""]);
   const data = useMemo(() => {
     if (!histories.data) return undefined;
-    const tables = histories.data.map((h) => {
-      const points = toPoints(h, x);
+    const tables = ids.map((id) => {
+      const points = toPoints(histories.data!.get(id) ?? [], x);
       return [points.map((p) => p.x), smoothEma(points.map((p) => (log && p.y <= 0 ? null : p.y)), smoothing)] as uPlot.AlignedData;
     });
     return tables.length ? uPlot.join(tables as uPlot.AlignedData[]) : ([[]] as unknown as uPlot.AlignedData);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [histories.data, x, log, smoothing]);
+  const setRangeRef = useRef(setRange);
+  setRangeRef.current = setRange;
   const options = useMemo<Omit<uPlot.Options, "width">>(
     () => ({
       height: 240,
       title: metricKey,
       scales: { x: { time: x === "wall" }, y: { distr: log ? 3 : 1 } },
       cursor: { drag: { x: true, y: false } },
-      series: [{ label: x }, ...withKey.map((r) => ({ label: runLabel(r), stroke: colorFor(r.info.run_id), width: 1.5, spanGaps: true, points: { show: false } }))],
+      series: [{ label: x }, ...withKey.map((r, i) => ({ label: runLabel(r), stroke: colors[i], width: 1.5, spanGaps: true, points: { show: false } }))],
       axes: [{ stroke: "currentColor", grid: { stroke: "rgba(128,128,128,0.2)" } }, { stroke: "currentColor", grid: { stroke: "rgba(128,128,128,0.2)" } }],
+      hooks: {
+        // A drag-zoom selects a step range: fetch it again at full resolution. Double-click resets.
+        setSelect: [
+          (u: uPlot) => {
+            if (u.select.width <= 0 || x !== "step") return;
+            const from = u.posToVal(u.select.left, "x");
+            const to = u.posToVal(u.select.left + u.select.width, "x");
+            setRangeRef.current([from, to]);
+          },
+        ],
+      },
     }),
     // eslint-disable-next-line react-hooks/exhaustive-deps
-    [metricKey, x, log, withKey.map((r) => r.info.run_id).join()],
+    [metricKey, x, log, ids.join()],
   );
   return (
     <div className="chart-panel">
       <ErrorBox error={histories.error} title={metricKey} />
+      {range && x === "step" ? (
+        <button type="button" onClick={() => setRange(undefined)}>
+          Reset zoom (steps {Math.floor(range[0])}–{Math.ceil(range[1])})
+        </button>
+      ) : null}
       {data ? <UPlotChart options={options} data={data} label={`Chart of ${metricKey}`} /> : !histories.error ? <Loading what={metricKey} /> : null}
     </div>
   );

@@ -1,5 +1,5 @@
 import type { Run } from "@tracker-ml/client";
-import { colorFor } from "../../charts/colors";
+import { colorsFor } from "../../charts/colors";
 import { formatValue } from "../../components/format";
 import { numericValue } from "./compare-table";
 
@@ -39,7 +39,7 @@ export function ScatterPlot({ runs, xAxis, yAxis }: { runs: readonly Run[]; xAxi
         {yAxis}
       </text>
       {points.map(({ run, x, y }) => (
-        <circle key={run.info.run_id} cx={PAD + sx(x) * (W - PAD - 20)} cy={H - PAD - sy(y) * (H - PAD - 20)} r={5} fill={colorFor(run.info.run_id)}>
+        <circle key={run.info.run_id} cx={PAD + sx(x) * (W - PAD - 20)} cy={H - PAD - sy(y) * (H - PAD - 20)} r={5} fill={colorsFor(runs.map((r) => r.info.run_id)).get(run.info.run_id)}>
           <title>{`${runName(run)}: ${xAxis}=${formatValue(x)}, ${yAxis}=${formatValue(y)}`}</title>
         </circle>
       ))}
@@ -77,7 +77,7 @@ export function ParallelCoordinates({ runs, axes }: { runs: readonly Run[]; axes
           return v === undefined ? [] : [`${PAD + i * step},${H - 40 - a.s(v) * (H - 60)}`];
         });
         return (
-          <polyline key={run.info.run_id} points={pts.join(" ")} fill="none" stroke={colorFor(run.info.run_id)} strokeWidth={2}>
+          <polyline key={run.info.run_id} points={pts.join(" ")} fill="none" stroke={colorsFor(runs.map((r) => r.info.run_id)).get(run.info.run_id)} strokeWidth={2}>
             <title>{runName(run)}</title>
           </polyline>
         );

@@ -45,7 +45,8 @@ function RunView({ run, reload, paused, setPaused }: { run: Run; reload: () => v
     return failure;
   };
   const histories = useAsync(
-    () => Promise.all(run.data.metrics.slice(0, SPARKLINE_KEYS).map((m) => api().getMetricHistory(id, m.key).then((h) => [m.key, h] as const))),
+    // Sampled by the server (each bucket's first, last, min and max), so min and max are exact.
+    () => Promise.all(run.data.metrics.slice(0, SPARKLINE_KEYS).map((m) => api().getMetricHistoryBulkInterval([id], m.key, { maxResults: 200 }).then((h) => [m.key, h] as const))),
     [id, run.data.metrics.map((m) => `${m.key}:${m.step}:${m.timestamp}`).join()],
   );
   const history = new Map<string, Metric[]>(histories.data ?? []);
