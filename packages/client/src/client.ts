@@ -3,6 +3,7 @@
 import { RunBatcher, type RunBatcherOptions } from "./batcher.js";
 import { MetricSamplingClient } from "./metric-sampling.js";
 import { RegistryClient } from "./registry.js";
+import { RunColumnsClient } from "./run-columns.js";
 import { ServerInfoClient } from "./server-info.js";
 import { TrackingClient } from "./tracking.js";
 
@@ -27,8 +28,8 @@ export class TrackerClient extends TrackingClient {
 // merging with mixins, see the TypeScript handbook's "Mixins"): every part extends ClientCore and
 // holds nothing but its `raw` and `ext` clients, which TrackerClient has. A new part of the client
 // (one module per concern) is added to both lists below.
-export interface TrackerClient extends RegistryClient, ServerInfoClient, MetricSamplingClient {}
-for (const part of [RegistryClient, ServerInfoClient, MetricSamplingClient]) {
+export interface TrackerClient extends RegistryClient, ServerInfoClient, MetricSamplingClient, RunColumnsClient {}
+for (const part of [RegistryClient, ServerInfoClient, MetricSamplingClient, RunColumnsClient]) {
   for (const name of Object.getOwnPropertyNames(part.prototype)) {
     if (name === "constructor") continue;
     const descriptor = Object.getOwnPropertyDescriptor(part.prototype, name);

@@ -20,6 +20,7 @@ export {
   type TransitionStageOptions,
 } from "./registry.js";
 export { ServerInfoClient, type ServerInfo } from "./server-info.js";
+export { RunColumnsClient, type RunKeys, type SearchRunsColumnsOptions } from "./run-columns.js";
 export { MetricSamplingClient, type MetricHistoryBulkIntervalOptions, type SampledMetric } from "./metric-sampling.js";
 export { ClientCore } from "./client-core.js";
 export { RunBatcher, type BatchSink, type RunBatcherOptions } from "./batcher.js";

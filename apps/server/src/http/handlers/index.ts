@@ -5,6 +5,7 @@ import { registryHandlers } from "./registry.js";
 import { runDataHandlers } from "./run-data.js";
 import { runHandlers } from "./runs.js";
 import { metricSamplingHandlers } from "./metric-sampling.js";
+import { runColumnsHandlers } from "./run-columns.js";
 import { serverInfoHandlers } from "./server-info.js";
 
 /**
@@ -19,4 +20,5 @@ export const handlers: HandlerTable = {
   ...registryHandlers,
   ...serverInfoHandlers,
   ...metricSamplingHandlers,
+  ...runColumnsHandlers,
 };
