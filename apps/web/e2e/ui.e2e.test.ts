@@ -133,7 +133,12 @@ for (const kind of testDatabases()) {
       await page.getByRole("group", { name: "Columns" }).getByLabel("acc", { exact: true }).check();
       await page.getByRole("group", { name: "Columns" }).getByLabel("lr", { exact: true }).check();
       await page.getByRole("button", { name: /^Columns/ }).click();
+      // Only the shown columns are fetched (ext runs/search-columns).
+      const projected = page.waitForRequest((r) => r.url().endsWith("/runs/search-columns") && JSON.stringify((r.postDataJSON() as { metric_keys?: string[] }).metric_keys) === '["acc"]');
       await page.getByRole("columnheader", { name: "metrics.acc" }).getByRole("button").click();
+      const sent = (await projected).postDataJSON() as { param_keys?: string[]; order_by?: string[] };
+      expect(sent.param_keys).toEqual(["lr"]);
+      expect(sent.order_by).toEqual(["metrics.acc DESC"]);
       await page.waitForFunction(() => new URL(location.href).searchParams.get("sort") === "metrics.acc");
       await page.waitForFunction(() => document.querySelector("[role=row][data-run-id] a")?.textContent === "best-net");
       const first = table.locator("[role=row][data-run-id]").first();

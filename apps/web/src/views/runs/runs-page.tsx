@@ -41,9 +41,28 @@ export function RunsPage() {
   const [actionError, setActionError] = useState<Error | undefined>();
 
   const orderBy = orderByFor(sort, descending, ns);
-  const pages = useRunPages({ experimentIds, filter: filter || undefined, orderBy: orderBy ? [orderBy] : undefined, viewType: VIEWS[view] ?? "ACTIVE_ONLY", pageSize: PAGE_SIZE });
+  const chosen = columns.map(parseKeyColumn).filter((c) => c !== undefined);
+  const keysOf = (kind: string) => chosen.filter((c) => c.kind === kind).map((c) => c.key);
+  const pages = useRunPages({
+    experimentIds,
+    filter: filter || undefined,
+    orderBy: orderBy ? [orderBy] : undefined,
+    viewType: VIEWS[view] ?? "ACTIVE_ONLY",
+    pageSize: PAGE_SIZE,
+    metricKeys: keysOf("metrics"),
+    paramKeys: keysOf("params"),
+    tagKeys: keysOf("tags"),
+  });
+  // Every key of the experiments' runs, for the column picker and the filter's completion.
+  const listed = useAsync(() => (experimentIds.length ? api().listRunKeys(experimentIds) : Promise.resolve(undefined)), [experimentIds.join(",")]);
   const experiments = useAsync(() => Promise.all(experimentIds.map((id) => api().getExperiment(id))), [experimentIds.join(",")]);
-  const keys = useSeenKeys(availableKeys(pages.runs, ns), experimentIds.join(","));
+  const fromRuns = availableKeys(pages.runs, ns);
+  const keys = useSeenKeys(
+    listed.data
+      ? { metrics: listed.data.metric_keys, params: listed.data.param_keys, tags: listed.data.tag_keys.filter((k) => !k.startsWith(`${ns}.`)) }
+      : fromRuns,
+    experimentIds.join(","),
+  );
   const rows = useMemo(() => nestRuns(pages.runs, `${ns}.parentRunId`), [pages.runs, ns]);
   const anyRunning = pages.runs.some((r) => r.info.status === "RUNNING");
   const live = useLiveRefresh(anyRunning, state.flag("paused"), pages.refresh);
@@ -130,6 +149,7 @@ export function RunsPage() {
         ) : null}
       </h1>
       <ErrorBox error={experiments.error} title="Experiment" />
+      <ErrorBox error={listed.error} title="Keys" />
       {experimentIds.length === 0 ? (
         <p>
           No experiment chosen. <Link href="/experiments">Pick one or more experiments</Link>.

@@ -11,6 +11,10 @@ export interface RunQuery {
   orderBy?: string[];
   viewType: ViewType;
   pageSize: number;
+  /** Only these keys are fetched for each run (system tags always come). */
+  metricKeys: string[];
+  paramKeys: string[];
+  tagKeys: string[];
 }
 
 export interface RunPages {
@@ -24,7 +28,7 @@ export interface RunPages {
   refresh: () => Promise<void>;
 }
 
-/** Runs of a search, a page at a time through the client's page tokens. */
+/** Runs of a search with only the shown columns, a page at a time through the client's page tokens. */
 export function useRunPages(query: RunQuery): RunPages {
   const [runs, setRuns] = useState<Run[]>([]);
   const [error, setError] = useState<Error | undefined>();
@@ -80,7 +84,7 @@ export function useRunPages(query: RunQuery): RunPages {
       pages.current = undefined;
       return;
     }
-    pages.current = api().searchRuns(query.experimentIds, query).pages();
+    pages.current = api().searchRunsColumns(query.experimentIds, query).pages();
     more();
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [key, epoch, more]);
@@ -90,7 +94,7 @@ export function useRunPages(query: RunQuery): RunPages {
     const mine = generation.current;
     const count = Math.min(Math.max(loaded.current, query.pageSize), 50_000);
     try {
-      const first = await api().searchRuns(query.experimentIds, { ...query, pageSize: count }).pages().next();
+      const first = await api().searchRunsColumns(query.experimentIds, { ...query, pageSize: count }).pages().next();
       if (mine !== generation.current || first.done) return;
       setRuns(first.value.items);
       setError(undefined);
