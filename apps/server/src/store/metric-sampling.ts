@@ -19,54 +19,62 @@ export interface SampledPoint {
 }
 
 /**
- * One query, sampled in the database with window functions: each run's points in range are
- * numbered in (step, timestamp, id) order and, when there are more than `maxResults`, cut into
- * floor(maxResults / 4) buckets (at least one) of consecutive points; each bucket keeps its first,
- * last, minimum and maximum point (NaN never wins min or max), so at most maxResults points per run
- * leave the database and spikes survive (below 4, the single bucket keeps first, last, maximum,
- * minimum in that order of preference). Runs with few points come back whole.
+ * One query, sampled in the database: per run, the points in range are counted; a run with at
+ * most `maxResults` points comes back whole. A longer one is cut into floor(maxResults / 4) buckets
+ * (at least one) of equal step width, and one hash aggregation over the index-only scan keeps each
+ * bucket's first and last point (by step, timestamp) and its minimum and maximum (NaN never wins
+ * either), as arrays compared element by element, so no sort of the history is needed and at most
+ * maxResults points per run leave the database; spikes survive. With maxResults below 4 the single
+ * bucket keeps first, last, maximum and minimum in that order of preference.
  */
 export async function sampleMetricHistories(db: Knex, runIds: readonly string[], key: string, options: SampleOptions): Promise<SampledPoint[]> {
   if (runIds.length === 0) return [];
   const buckets = Math.max(1, Math.floor(options.maxResults / 4));
   const ranged = options.startStep !== undefined && options.endStep !== undefined;
-  const bindings: unknown[] = [key, ...runIds];
-  if (ranged) bindings.push(options.startStep, options.endStep);
-  bindings.push(options.maxResults, buckets, options.maxResults);
+  const where = (alias: string) =>
+    `${alias}key = ? AND ${alias}run_uuid IN (${runIds.map(() => "?").join(", ")})` +
+    (ranged ? ` AND ${alias}step >= CAST(? AS bigint) AND ${alias}step <= CAST(? AS bigint)` : "");
+  const whereBindings: unknown[] = [key, ...runIds, ...(ranged ? [options.startStep, options.endStep] : [])];
   const sql = `
-    WITH points AS (
-      SELECT run_uuid, key, value, timestamp, step, id,
-             row_number() OVER (PARTITION BY run_uuid ORDER BY step, timestamp, id) AS position,
-             count(*) OVER (PARTITION BY run_uuid) AS total
-        FROM metrics
-       WHERE key = ? AND run_uuid IN (${runIds.map(() => "?").join(", ")})
-             ${ranged ? "AND step >= CAST(? AS bigint) AND step <= CAST(? AS bigint)" : ""}
+    WITH bounds AS (
+      SELECT run_uuid, min(step) AS lo, max(step) AS hi, count(*) AS n
+        FROM metrics WHERE ${where("")} GROUP BY run_uuid
     ),
-    bucketed AS (
-      SELECT *, CASE WHEN total <= CAST(? AS bigint) THEN position
-                     ELSE ((position - 1) * CAST(? AS bigint)) / total END AS bucket
-        FROM points
+    whole AS (
+      SELECT m.run_uuid, m.step, m.timestamp, m.value, 0 AS preference
+        FROM metrics m JOIN bounds b ON b.run_uuid = m.run_uuid AND b.n <= CAST(? AS bigint)
+       WHERE ${where("m.")}
     ),
-    ranked AS (
-      SELECT *,
-             row_number() OVER (PARTITION BY run_uuid, bucket ORDER BY position) AS first_rank,
-             row_number() OVER (PARTITION BY run_uuid, bucket ORDER BY position DESC) AS last_rank,
-             row_number() OVER (PARTITION BY run_uuid, bucket ORDER BY (value = 'NaN'::float8), value, position) AS min_rank,
-             row_number() OVER (PARTITION BY run_uuid, bucket ORDER BY (value = 'NaN'::float8), value DESC, position) AS max_rank
-        FROM bucketed
+    buckets AS (
+      SELECT m.run_uuid,
+             min(ARRAY[m.step, m.timestamp, m.value]::float8[]) AS first,
+             max(ARRAY[m.step, m.timestamp, m.value]::float8[]) AS last,
+             min(ARRAY[m.value, m.step, m.timestamp]::float8[]) FILTER (WHERE m.value <> 'NaN') AS low,
+             max(ARRAY[m.value, -m.step, -m.timestamp]::float8[]) FILTER (WHERE m.value <> 'NaN') AS high
+        FROM metrics m JOIN bounds b ON b.run_uuid = m.run_uuid AND b.n > CAST(? AS bigint)
+       WHERE ${where("m.")}
+       GROUP BY m.run_uuid, ((m.step - b.lo) * CAST(? AS bigint)) / (b.hi - b.lo + 1)
     ),
-    kept AS (
-      SELECT *,
-             row_number() OVER (PARTITION BY run_uuid ORDER BY
-               CASE WHEN first_rank = 1 THEN 1 WHEN last_rank = 1 THEN 2 WHEN max_rank = 1 THEN 3 ELSE 4 END, position) AS preference
-        FROM ranked
-       WHERE first_rank = 1 OR last_rank = 1 OR min_rank = 1 OR max_rank = 1
+    picked AS (
+      SELECT run_uuid, CAST(p[1] AS bigint) AS step, CAST(p[2] AS bigint) AS timestamp, p[3] AS value, preference
+        FROM buckets,
+             LATERAL (VALUES (first, 1), (last, 2), (ARRAY[-high[2], -high[3], high[1]], 3), (ARRAY[low[2], low[3], low[1]], 4)) AS v(p, preference)
+       WHERE p[1] IS NOT NULL
+    ),
+    distinct_points AS (
+      SELECT run_uuid, step, timestamp, value, min(preference) AS preference
+        FROM picked GROUP BY run_uuid, step, timestamp, value
+    ),
+    capped AS (
+      SELECT *, row_number() OVER (PARTITION BY run_uuid ORDER BY preference, step, timestamp) AS rank
+        FROM distinct_points
     )
-    SELECT run_uuid, key, value, CAST(timestamp AS text) AS timestamp, CAST(step AS text) AS step
-      FROM kept
-     WHERE preference <= CAST(? AS bigint)
-     ORDER BY run_uuid, position`;
+    SELECT run_uuid, step, timestamp, value FROM whole
+    UNION ALL
+    SELECT run_uuid, step, timestamp, value FROM capped WHERE rank <= CAST(? AS bigint)
+    ORDER BY run_uuid, step, timestamp`;
+  const bindings = [...whereBindings, options.maxResults, ...whereBindings, options.maxResults, ...whereBindings, buckets, options.maxResults];
   const result = await db.raw(sql, bindings as Knex.RawBinding[]);
-  const rows = (result.rows ?? result) as Array<{ run_uuid: string; key: string; value: number | string; timestamp: string; step: string }>;
-  return rows.map((row) => ({ runId: row.run_uuid, key: row.key, value: Number(row.value), timestamp: Number(row.timestamp), step: Number(row.step) }));
+  const rows = (result.rows ?? result) as Array<{ run_uuid: string; value: number | string; timestamp: number | string; step: number | string }>;
+  return rows.map((row) => ({ runId: row.run_uuid, key, value: Number(row.value), timestamp: Number(row.timestamp), step: Number(row.step) }));
 }
