@@ -1,7 +1,8 @@
 import type { Run, ViewType } from "@tracker-ml/client";
 import { createColumnHelper, flexRender, getCoreRowModel, useReactTable, type ColumnDef } from "@tanstack/react-table";
 import { useVirtualizer } from "@tanstack/react-virtual";
-import { useEffect, useMemo, useRef, useState } from "react";
+import { memo, useCallback, useEffect, useMemo, useRef, useState } from "react";
+import type { Row } from "@tanstack/react-table";
 import { Link, useLocation } from "wouter";
 import { api, namespace } from "../../api/client";
 import { attempt, useAsync } from "../../api/use-async";
@@ -56,7 +57,7 @@ export function RunsPage() {
   // Every key of the experiments' runs, for the column picker and the filter's completion.
   const listed = useAsync(() => (experimentIds.length ? api().listRunKeys(experimentIds) : Promise.resolve(undefined)), [experimentIds.join(",")]);
   const experiments = useAsync(() => Promise.all(experimentIds.map((id) => api().getExperiment(id))), [experimentIds.join(",")]);
-  const fromRuns = availableKeys(pages.runs, ns);
+  const fromRuns = useMemo(() => availableKeys(pages.runs, ns), [pages.runs, ns]);
   const keys = useSeenKeys(
     listed.data
       ? { metrics: listed.data.metric_keys, params: listed.data.param_keys, tags: listed.data.tag_keys.filter((k) => !k.startsWith(`${ns}.`)) }
@@ -127,7 +128,7 @@ export function RunsPage() {
     if (last && last.index >= rows.length - 20 && !pages.done && !pages.loading) pages.more();
   }, [last?.index, rows.length, pages]);
 
-  const widthOf = (id: string) => WIDTHS[id] ?? 140;
+  const widthOf = useCallback((id: string) => WIDTHS[id] ?? 140, []);
   const totalWidth = table.getVisibleLeafColumns().reduce((sum, c) => sum + widthOf(c.id), 0);
   const sortBy = (id: string) => {
     if (id === "select") return;
@@ -225,27 +226,49 @@ export function RunsPage() {
           {items.map((item) => {
             const row = table.getRowModel().rows[item.index];
             if (!row) return null;
-            const isSelected = selected.includes(row.id);
-            return (
-              <div
-                key={row.id}
-                role="row"
-                aria-rowindex={item.index + 2}
-                aria-selected={isSelected}
-                className={`row${isSelected ? " selected" : ""}`}
-                data-run-id={row.id}
-                style={{ position: "absolute", top: 0, left: 0, height: ROW_HEIGHT, width: totalWidth, transform: `translateY(${item.start}px)` }}
-              >
-                {row.getVisibleCells().map((c) => (
-                  <div className="cell" role="cell" key={c.id} style={{ width: widthOf(c.column.id) }}>
-                    {flexRender(c.column.columnDef.cell, c.getContext())}
-                  </div>
-                ))}
-              </div>
-            );
+            return <RunRow key={row.id} row={row} index={item.index} start={item.start} selected={selected.includes(row.id)} width={totalWidth} widthOf={widthOf} columns={tableColumns} />;
           })}
         </div>
       </div>
     </div>
   );
 }
+
+/**
+ * One row of the virtualised table. Memoised: while scrolling only the rows that come into view
+ * render; the others keep their DOM (their props do not change).
+ */
+const RunRow = memo(function RunRow({
+  row,
+  index,
+  start,
+  selected,
+  width,
+  widthOf,
+}: {
+  row: Row<TreeRow>;
+  index: number;
+  start: number;
+  selected: boolean;
+  width: number;
+  widthOf: (id: string) => number;
+  /** The column definitions: a new set (columns picked, selection changed) renders the row again. */
+  columns: unknown;
+}) {
+  return (
+    <div
+      role="row"
+      aria-rowindex={index + 2}
+      aria-selected={selected}
+      className={`row${selected ? " selected" : ""}`}
+      data-run-id={row.id}
+      style={{ position: "absolute", top: 0, left: 0, height: ROW_HEIGHT, width, transform: `translateY(${start}px)` }}
+    >
+      {row.getVisibleCells().map((c) => (
+        <div className="cell" role="cell" key={c.id} style={{ width: widthOf(c.column.id) }}>
+          {flexRender(c.column.columnDef.cell, c.getContext())}
+        </div>
+      ))}
+    </div>
+  );
+});
