@@ -7,13 +7,8 @@ import { ConfirmButton } from "../../components/confirm-button";
 import { ErrorBox, Loading } from "../../components/error-box";
 import { formatTime } from "../../components/format";
 import { TagsEditor } from "../../components/tags-editor";
+import { nameFilter } from "../../url/name-filter";
 import { href, useSearchState } from "../../url/search-state";
-
-/** The `experiments/search` filter for a name search: case-insensitive substring. */
-export function experimentNameFilter(query: string): string | undefined {
-  const text = query.trim();
-  return text ? `name ILIKE '%${text.replace(/'/g, "\\'")}%'` : undefined;
-}
 
 const VIEWS: Record<string, ViewType> = { active: "ACTIVE_ONLY", deleted: "DELETED_ONLY", all: "ALL" };
 
@@ -25,7 +20,7 @@ export function ExperimentsPage() {
   const [selected, setSelected] = useState<string[]>([]);
   const [actionError, setActionError] = useState<Error | undefined>();
   const list = useAsync(
-    () => api().searchExperiments({ filter: experimentNameFilter(query), viewType: VIEWS[view] ?? "ACTIVE_ONLY", orderBy: ["last_update_time DESC"], pageSize: 500 }).toArray(2000),
+    () => api().searchExperiments({ filter: nameFilter(query), viewType: VIEWS[view] ?? "ACTIVE_ONLY", orderBy: ["last_update_time DESC"], pageSize: 500 }).toArray(2000),
     [query, view],
   );
   const act = async (action: () => Promise<unknown>) => {

@@ -4,18 +4,13 @@ import { api } from "../../api/client";
 import { attempt, useAsync } from "../../api/use-async";
 import { ErrorBox, Loading } from "../../components/error-box";
 import { formatTime } from "../../components/format";
+import { nameFilter } from "../../url/name-filter";
 import { useSearchState } from "../../url/search-state";
-
-/** The registered-models search filter for a name search. */
-export function modelNameFilter(query: string): string | undefined {
-  const text = query.trim();
-  return text ? `name ILIKE '%${text.replace(/'/g, "\\'")}%'` : undefined;
-}
 
 export function ModelsPage() {
   const state = useSearchState();
   const query = state.get("q") ?? "";
-  const models = useAsync(() => api().searchRegisteredModels({ filter: modelNameFilter(query) }).toArray(1000), [query]);
+  const models = useAsync(() => api().searchRegisteredModels({ filter: nameFilter(query) }).toArray(1000), [query]);
   const [name, setName] = useState("");
   const [error, setError] = useState<Error | undefined>();
   const create = async (event: FormEvent) => {
