@@ -15,7 +15,18 @@ export interface Seeded {
 }
 
 /** An experiment with five finished runs (lr, model, acc/loss histories), a nested child, a RUNNING run. */
-export async function seed(baseUrl: string, ns: string, token?: string): Promise<Seeded> {
+/**
+ * The local folder behind a run's artifact URI: a path or file:// URI, or (when the server proxies
+ * artifacts) `mlflow-artifacts:/<path>` below the server's artifact root.
+ */
+export function artifactFolder(uri: string, artifactRoot: string): string | undefined {
+  if (uri.startsWith("file://")) return fileURLToPath(uri);
+  if (uri.startsWith("/")) return uri;
+  const proxied = /^mlflow-artifacts:(?:\/\/[^/]*)?\/(.*)$/.exec(uri);
+  return proxied ? path.join(artifactRoot, proxied[1]!) : undefined;
+}
+
+export async function seed(baseUrl: string, ns: string, token?: string, artifactRoot?: string): Promise<Seeded> {
   const client = new TrackerClient({ baseUrl, token });
   const experimentId = await client.createExperiment("fraud-detection", { tags: { team: "risk" } });
   const runIds: Record<string, string> = {};
@@ -58,7 +69,7 @@ export async function seed(baseUrl: string, ns: string, token?: string): Promise
   // Artifacts of the best run, written where the run's artifact URI points (a local folder here).
   const bestRun = await client.getRun(best);
   const uri = bestRun.info.artifact_uri ?? "";
-  const folder = uri.startsWith("file://") ? fileURLToPath(uri) : uri.startsWith("/") ? uri : undefined;
+  const folder = artifactRoot === undefined ? undefined : artifactFolder(uri, artifactRoot);
   if (folder) {
     fs.mkdirSync(path.join(folder, "model"), { recursive: true });
     fs.writeFileSync(path.join(folder, "model", "MLmodel"), "flavors:\n  python_function:\n    loader_module: model\n");
