@@ -185,9 +185,10 @@ async function main() {
     console.log(`bulk-interval on PostgreSQL (${SIZES.chartRuns} runs x ${SIZES.points}, 1000/run): median ${median(requests).toFixed(0)} ms, p95 ${percentile(requests, 95).toFixed(0)} ms; 2500/run median ${median(full).toFixed(0)} ms`);
 
     const ok = (pass: boolean) => (pass ? "yes" : "**no**");
+    const load = os.loadavg().map((l) => l.toFixed(2)).join(", ");
     const section = `## Web UI (apps/web-bench)
 
-Measured by \`pnpm bench\` (\`apps/web-bench\`) on ${new Date().toISOString().slice(0, 10)}: Debian Chromium ${browser.version()} headless, ${os.cpus().length} vCPU, Node ${process.version}, tracker on PostgreSQL (throwaway cluster), data created through \`@tracker-ml/client\`.
+Measured by \`pnpm bench\` (\`apps/web-bench\`) on ${new Date().toISOString().slice(0, 10)}: Debian Chromium ${browser.version()} headless, ${os.cpus().length} vCPU, Node ${process.version}, tracker on PostgreSQL (throwaway cluster), data created through \`@tracker-ml/client\`. Load average at the end: ${load} (1, 5, 15 min); the machine is shared, so figures vary with its load.
 
 | what | figure | target | met |
 |---|---|---|---|

@@ -34,7 +34,7 @@ export function useRunPages(query: RunQuery): RunPages {
   const [error, setError] = useState<Error | undefined>();
   const [loading, setLoading] = useState(false);
   const [done, setDone] = useState(false);
-  const pages = useRef<AsyncGenerator<{ items: Run[] }> | undefined>(undefined);
+  const pages = useRef<AsyncGenerator<{ items: Run[]; nextPageToken?: string }> | undefined>(undefined);
   const busy = useRef(false);
   const generation = useRef(0);
   const loaded = useRef(0);
@@ -56,6 +56,8 @@ export function useRunPages(query: RunQuery): RunPages {
           setDone(true);
           return;
         }
+        // The last page carries no token: nothing more to fetch.
+        if (!result.value.nextPageToken) setDone(true);
         setRuns((previous) => {
           const next = [...previous, ...result.value.items];
           loaded.current = next.length;
