@@ -5,6 +5,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import AxeBuilder from "@axe-core/playwright";
 import { startTestServer, testDatabases, type TestServer } from "@tracker/server/testing";
+import { TrackerClient } from "@tracker-ml/client";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchBrowser, openPage, type WatchedPage } from "./browser";
@@ -270,6 +271,20 @@ for (const kind of testDatabases()) {
       await page.getByRole("button", { name: "Yes, delete version" }).click();
       await page.getByRole("heading", { name: "Model fraud-model" }).waitFor();
       await page.getByRole("link", { name: "Version 1" }).waitFor({ state: "detached" });
+    });
+
+    it("refreshes RUNNING runs live, keeping the selection, and can be paused", async () => {
+      const client = new TrackerClient({ baseUrl: server.url });
+      const running = data.runIds["still-training"]!;
+      await go(`/runs?e=${data.experimentId}&cols=metrics.acc&sel=${data.best}`);
+      const row = page.locator(`[role=row][data-run-id="${running}"]`);
+      await row.filter({ hasText: "0.5" }).waitFor();
+      await client.logMetric(running, "acc", 0.625, { step: 1 });
+      await row.filter({ hasText: "0.625" }).waitFor();
+      expect(await page.locator(`[role=row][data-run-id="${data.best}"] input[type=checkbox]`).isChecked()).toBe(true);
+      await page.getByLabel("Live refresh").uncheck();
+      await page.waitForFunction(() => new URL(location.href).searchParams.get("paused") === "1");
+      await page.getByText("(on)").waitFor({ state: "detached" });
     });
 
     it("renders under the CSP without violations, and in dark mode", async () => {
