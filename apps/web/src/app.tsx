@@ -1,12 +1,16 @@
+import { lazy, Suspense } from "react";
 import { Link, Redirect, Route, Switch } from "wouter";
+import { Loading } from "./components/error-box";
 import { TokenPrompt } from "./components/token-prompt";
-import { CompareRunsPage } from "./views/compare/compare-page";
 import { ExperimentsPage } from "./views/experiments/experiments-page";
-import { ModelPage } from "./views/models/model-page";
-import { ModelsPage } from "./views/models/models-page";
-import { VersionPage } from "./views/models/version-page";
-import { RunPage } from "./views/run/run-page";
 import { RunsPage } from "./views/runs/runs-page";
+
+// The first pages a user opens load with the app; the others (charts, Markdown, registry) on demand.
+const RunPage = lazy(() => import("./views/run/run-page").then((m) => ({ default: m.RunPage })));
+const CompareRunsPage = lazy(() => import("./views/compare/compare-page").then((m) => ({ default: m.CompareRunsPage })));
+const ModelsPage = lazy(() => import("./views/models/models-page").then((m) => ({ default: m.ModelsPage })));
+const ModelPage = lazy(() => import("./views/models/model-page").then((m) => ({ default: m.ModelPage })));
+const VersionPage = lazy(() => import("./views/models/version-page").then((m) => ({ default: m.VersionPage })));
 
 /** Routes (wouter): every view is a path plus query-string state. */
 export function App() {
@@ -25,6 +29,7 @@ export function App() {
         </nav>
       </header>
       <main id="main">
+        <Suspense fallback={<Loading what="page" />}>
         <Switch>
           <Route path="/">
             <Redirect to="/experiments" replace />
@@ -43,6 +48,7 @@ export function App() {
             </p>
           </Route>
         </Switch>
+        </Suspense>
       </main>
       <TokenPrompt />
     </>
