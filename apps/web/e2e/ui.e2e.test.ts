@@ -12,7 +12,7 @@ import { launchBrowser, openPage, type WatchedPage } from "./browser";
 import { seed, XSS_NAME, XSS_SCRIPT, type Seeded } from "./seed";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const webDir = path.resolve(here, "../dist");
+const webDir = process.env.TRACKER_WEB_DIR ?? path.resolve(here, "../dist");
 const screenshots = path.resolve(here, "../../../docs/screenshots");
 
 async function axeViolations(page: Page): Promise<string[]> {
@@ -271,6 +271,19 @@ for (const kind of testDatabases()) {
       await page.getByRole("button", { name: "Yes, delete version" }).click();
       await page.getByRole("heading", { name: "Model fraud-model" }).waitFor();
       await page.getByRole("link", { name: "Version 1" }).waitFor({ state: "detached" });
+    });
+
+    it("registers a run's model from its page and moves the version to Production", async () => {
+      await go(`/runs/${data.runIds["tiny-lr"]}`);
+      const form = page.getByRole("form", { name: "Register model" });
+      await form.getByLabel("Model name").fill("tiny-model");
+      await form.getByRole("button", { name: "Register model" }).click();
+      await page.getByRole("heading", { name: "tiny-model version 1" }).waitFor();
+      await page.getByLabel("Move to").selectOption("Production");
+      await page.getByRole("button", { name: "Transition" }).click();
+      await page.getByTestId("stage").filter({ hasText: "Production" }).waitFor();
+      await page.getByRole("link", { name: data.runIds["tiny-lr"]! }).click();
+      await page.getByRole("region", { name: "Registered model versions" }).getByRole("link", { name: "tiny-model version 1" }).waitFor();
     });
 
     it("refreshes RUNNING runs live, keeping the selection, and can be paused", async () => {

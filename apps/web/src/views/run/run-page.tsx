@@ -11,6 +11,7 @@ import { TagsEditor } from "../../components/tags-editor";
 import { href } from "../../url/search-state";
 import { MetricCharts } from "../compare/metric-charts";
 import { Artifacts } from "./artifacts";
+import { RegisterModel } from "./register-model";
 import { useLiveRefresh } from "../runs/use-live-refresh";
 
 /** Metric histories shown as sparklines: at most this many keys are fetched. */
@@ -230,6 +231,7 @@ function RunView({ run, reload, paused, setPaused }: { run: Run; reload: () => v
 
       <section aria-label="Registered model versions">
         <h2>Model versions from this run</h2>
+        <RegisterModel runId={id} artifactUri={info.artifact_uri ?? ""} />
         <ErrorBox error={versions.error} title="Model versions" />
         {versions.data && versions.data.length === 0 ? <p className="muted">None.</p> : null}
         <ul>
