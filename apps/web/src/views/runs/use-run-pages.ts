@@ -24,7 +24,7 @@ export interface RunPages {
   done: boolean;
   /** Fetches the next page (page token) if there is one and none is under way. */
   more: () => void;
-  /** Re-fetches the rows loaded so far in one request, keeping them on screen meanwhile. */
+  /** Re-fetches the first page and merges it in, keeping every row on screen meanwhile. */
   refresh: () => Promise<void>;
 }
 
@@ -37,7 +37,6 @@ export function useRunPages(query: RunQuery): RunPages {
   const pages = useRef<AsyncGenerator<{ items: Run[]; nextPageToken?: string }> | undefined>(undefined);
   const busy = useRef(false);
   const generation = useRef(0);
-  const loaded = useRef(0);
   const epoch = useAuthEpoch();
   const key = JSON.stringify(query);
 
@@ -60,7 +59,6 @@ export function useRunPages(query: RunQuery): RunPages {
         if (!result.value.nextPageToken) setDone(true);
         setRuns((previous) => {
           const next = [...previous, ...result.value.items];
-          loaded.current = next.length;
           return next;
         });
       },
@@ -81,7 +79,6 @@ export function useRunPages(query: RunQuery): RunPages {
     setRuns([]);
     setError(undefined);
     setDone(query.experimentIds.length === 0);
-    loaded.current = 0;
     if (query.experimentIds.length === 0) {
       pages.current = undefined;
       return;
@@ -94,11 +91,12 @@ export function useRunPages(query: RunQuery): RunPages {
   const refresh = useCallback(async () => {
     if (query.experimentIds.length === 0) return;
     const mine = generation.current;
-    const count = Math.min(Math.max(loaded.current, query.pageSize), 50_000);
     try {
-      const first = await api().searchRunsColumns(query.experimentIds, { ...query, pageSize: count }).pages().next();
+      // One page from the top: new runs and changed ones there replace their rows; rows further
+      // down keep their place (so a refresh costs one page however far the user scrolled).
+      const first = await api().searchRunsColumns(query.experimentIds, query).pages().next();
       if (mine !== generation.current || first.done) return;
-      setRuns(first.value.items);
+      setRuns((previous) => mergeFirstPage(previous, first.value.items));
       setError(undefined);
     } catch (failure) {
       noteError(failure);
@@ -108,4 +106,10 @@ export function useRunPages(query: RunQuery): RunPages {
   }, [key]);
 
   return { runs, error, loading, done, more, refresh };
+}
+
+/** The first page as fetched again, then every other loaded row in its old order. */
+export function mergeFirstPage(previous: readonly Run[], firstPage: readonly Run[]): Run[] {
+  const fresh = new Set(firstPage.map((run) => run.info.run_id));
+  return [...firstPage, ...previous.filter((run) => !fresh.has(run.info.run_id))];
 }
