@@ -7,6 +7,8 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 export TURBO_TELEMETRY_DISABLED=1 REDOCLY_TELEMETRY=off
 . scripts/pg-throwaway.sh
+. scripts/chromium.sh
+chromium_install || echo "warning: no Chromium; the web UI's end-to-end tests will fail" >&2
 started=""
 if [ -z "${TEST_DATABASE_URL:-}" ]; then
   if pg_throwaway_start; then started=1; else echo "warning: no PostgreSQL; running on PGlite only" >&2; fi

@@ -2,8 +2,10 @@
 // MlflowClient has them.
 import { RunBatcher, type RunBatcherOptions } from "./batcher.js";
 import { HealthClient } from "./health.js";
+import { MetricSamplingClient } from "./metric-sampling.js";
 import { ModelAliasClient } from "./model-aliases.js";
 import { RegistryClient } from "./registry.js";
+import { RunColumnsClient } from "./run-columns.js";
 import { RunInputsClient } from "./run-inputs.js";
 import { ServerInfoClient } from "./server-info.js";
 import { TrackingClient } from "./tracking.js";
@@ -29,8 +31,8 @@ export class TrackerClient extends TrackingClient {
 // merging with mixins, see the TypeScript handbook's "Mixins"): every part extends ClientCore and
 // holds nothing but its `raw` and `ext` clients, which TrackerClient has. A new part of the client
 // (one module per concern) is added to both lists below.
-export interface TrackerClient extends RegistryClient, ModelAliasClient, RunInputsClient, ServerInfoClient, HealthClient {}
-for (const part of [RegistryClient, ModelAliasClient, RunInputsClient, ServerInfoClient, HealthClient]) {
+export interface TrackerClient extends RegistryClient, ModelAliasClient, RunInputsClient, ServerInfoClient, HealthClient, MetricSamplingClient, RunColumnsClient {}
+for (const part of [RegistryClient, ModelAliasClient, RunInputsClient, ServerInfoClient, HealthClient, MetricSamplingClient, RunColumnsClient]) {
   for (const name of Object.getOwnPropertyNames(part.prototype)) {
     if (name === "constructor") continue;
     const descriptor = Object.getOwnPropertyDescriptor(part.prototype, name);

@@ -23,6 +23,8 @@ export { ServerInfoClient, type ServerInfo } from "./server-info.js";
 export { HealthClient, type LiveStatus, type ReadyStatus } from "./health.js";
 export { ModelAliasClient, type ModelVersionWithAliases } from "./model-aliases.js";
 export { RunInputsClient, type Dataset, type DatasetInput } from "./run-inputs.js";
+export { RunColumnsClient, type RunKeys, type SearchRunsColumnsOptions } from "./run-columns.js";
+export { MetricSamplingClient, type MetricHistoryBulkIntervalOptions, type SampledMetric } from "./metric-sampling.js";
 export { ClientCore } from "./client-core.js";
 export { RunBatcher, type BatchSink, type RunBatcherOptions } from "./batcher.js";
 export { LOG_BATCH_LIMITS } from "./batch-limits.js";

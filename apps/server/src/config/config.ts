@@ -23,6 +23,8 @@ export interface TrackerConfig {
    * `Authorization: Bearer <token>` (see src/http/security.ts).
    */
   authToken?: string;
+  /** TRACKER_WEB_DIR: folder of the built web UI served at `/` (default: apps/web/dist). */
+  webDir?: string;
 }
 
 export class ConfigError extends Error {}
@@ -61,5 +63,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     logFormat: parseLogFormat(overrides.logFormat ?? env.TRACKER_LOG_FORMAT),
     validateResponses: overrides.validateResponses ?? env.TRACKER_VALIDATE_RESPONSES === "1",
     authToken: overrides.authToken ?? (env.TRACKER_AUTH_TOKEN?.trim() || undefined),
+    webDir: overrides.webDir ?? (env.TRACKER_WEB_DIR ? path.resolve(env.TRACKER_WEB_DIR) : undefined),
   };
 }

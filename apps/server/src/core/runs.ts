@@ -131,6 +131,8 @@ export interface RunSearch {
   viewType?: ViewType;
   maxResults: number;
   pageToken?: string;
+  /** Only these keys in each run (ext operation runs/search-columns). */
+  columns?: store.RunColumns;
 }
 
 export async function searchRuns(services: Services, query: RunSearch): Promise<Page<RunRecord>> {
@@ -142,7 +144,7 @@ export async function searchRuns(services: Services, query: RunSearch): Promise<
     maxResults: query.maxResults,
     pageToken: query.pageToken,
   });
-  return { items: await store.loadRuns(services.knex, runIds), nextPageToken };
+  return { items: await store.loadRuns(services.knex, runIds, query.columns), nextPageToken };
 }
 
 /** The runs listed by experiments/get: active ones (B, C) or all (A), newest first, at most `limit`. */

@@ -12,6 +12,7 @@ import { originOf } from "./request-origin.js";
 import { searchByGet } from "./get-as-post.js";
 import { docsDirectory, revisionOf, SPEC_ORDER, specPath, type SpecName } from "./revisions.js";
 import { bearerAuth, rejectNulCharacters, securityHeaders, verifyUtf8 } from "./security.js";
+import { defaultWebDirectory, webUi } from "./web-ui.js";
 
 export interface AppOptions {
   services: Services;
@@ -92,6 +93,8 @@ export function createApp({ services, logger, handlers }: AppOptions): Express {
     },
     express.static(docsDirectory(), { extensions: ["html"] }),
   );
+  // The web UI (static files and client-side routes), with its own CSP, before authentication.
+  app.use(webUi(services.config.webDir ?? defaultWebDirectory(), services.config.namespace));
   app.use(securityHeaders());
   app.use(
     pinoHttp({

@@ -18,14 +18,31 @@ export async function updateRunRow(db: Knex, runId: string, changes: Record<stri
   await db("runs").where({ run_uuid: runId }).update(changes);
 }
 
-/** Loads full runs (info, params, tags, both kinds of latest metrics) in the order of `ids`. */
-export async function loadRuns(db: Knex, ids: string[]): Promise<RunRecord[]> {
+/** Which keys of each kind to load; the tags whose key starts with `systemPrefix` always come. */
+export interface RunColumns {
+  metricKeys: string[];
+  paramKeys: string[];
+  tagKeys: string[];
+  systemPrefix: string;
+}
+
+/**
+ * Loads runs (info, params, tags, both kinds of latest metrics) in the order of `ids`; with
+ * `columns`, only the keys named there (the database sends nothing else).
+ */
+export async function loadRuns(db: Knex, ids: string[], columns?: RunColumns): Promise<RunRecord[]> {
   if (ids.length === 0) return [];
+  const only = <T extends {}>(query: Knex.QueryBuilder<T>, keys: string[] | undefined) => (keys === undefined ? query : query.whereIn("key", keys));
+  const tagQuery = db("tags").whereIn("run_uuid", ids);
+  if (columns) {
+    const escaped = columns.systemPrefix.replace(/[\\%_]/g, (c) => `\\${c}`);
+    tagQuery.where((q) => q.whereIn("key", columns.tagKeys).orWhere("key", "like", `${escaped}.%`));
+  }
   const [rows, paramRows, tagRows, metricRows] = await Promise.all([
     db<RunRow>("runs").whereIn("run_uuid", ids),
-    db("params").whereIn("run_uuid", ids).orderBy(["run_uuid", "key"]),
-    db("tags").whereIn("run_uuid", ids).orderBy(["run_uuid", "key"]),
-    db<LatestMetricRow>("latest_metrics").whereIn("run_uuid", ids).orderBy(["run_uuid", "key"]),
+    only(db("params").whereIn("run_uuid", ids), columns?.paramKeys).orderBy(["run_uuid", "key"]),
+    tagQuery.orderBy(["run_uuid", "key"]),
+    only(db<LatestMetricRow>("latest_metrics").whereIn("run_uuid", ids), columns?.metricKeys).orderBy(["run_uuid", "key"]),
   ]);
   const params = groupBy(paramRows as Array<KeyValue & { run_uuid: string }>, (r) => r.run_uuid);
   const tags = groupBy(tagRows as Array<KeyValue & { run_uuid: string }>, (r) => r.run_uuid);
@@ -176,4 +193,17 @@ export async function runIdsOfExperiment(db: Knex, experimentId: number, activeO
   if (activeOnly) query.where({ lifecycle_stage: "active" });
   const rows = await query.limit(limit);
   return rows.map((r: { run_uuid: string }) => r.run_uuid);
+}
+
+/** Distinct metric, param and tag keys of the runs of some experiments, at most `limit` of each. */
+export async function runKeys(db: Knex, experimentIds: number[], limit: number): Promise<{ metricKeys: string[]; paramKeys: string[]; tagKeys: string[] }> {
+  const keysOf = (table: string) =>
+    db(table)
+      .distinct("key")
+      .whereIn("run_uuid", db("runs").select("run_uuid").whereIn("experiment_id", experimentIds))
+      .orderBy("key")
+      .limit(limit)
+      .pluck("key") as Promise<string[]>;
+  const [metricKeys, paramKeys, tagKeys] = await Promise.all([keysOf("latest_metrics"), keysOf("params"), keysOf("tags")]);
+  return { metricKeys, paramKeys, tagKeys };
 }

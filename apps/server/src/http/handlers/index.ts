@@ -7,6 +7,8 @@ import { registryHandlers } from "./registry.js";
 import { runDataHandlers } from "./run-data.js";
 import { runHandlers } from "./runs.js";
 import { runInputHandlers } from "./run-inputs.js";
+import { metricSamplingHandlers } from "./metric-sampling.js";
+import { runColumnsHandlers } from "./run-columns.js";
 import { serverInfoHandlers } from "./server-info.js";
 
 /**
@@ -23,4 +25,6 @@ export const handlers: HandlerTable = {
   ...modelAliasHandlers,
   ...serverInfoHandlers,
   ...healthHandlers,
+  ...metricSamplingHandlers,
+  ...runColumnsHandlers,
 };

@@ -4,7 +4,9 @@ import type { RunStatus, ViewType } from "../../core/model.js";
 import { toExperimentId } from "../../core/values.js";
 import { andedExpressionsToFilter, parseRunFilter } from "../../search/index.js";
 import type { HandlerTable } from "../operation-handler.js";
-import { keyValues, optionalInt, optionalString, runId, stringArray } from "../input.js";
+import type { Services } from "../../core/services.js";
+import type { RunColumns } from "../../store/runs.js";
+import { keyValues, optionalInt, optionalString, runId, stringArray, type Input } from "../input.js";
 import { runInfoOut, runOut } from "../shapes.js";
 import { withRunInputs } from "./run-inputs.js";
 
@@ -64,21 +66,7 @@ export const runHandlers: HandlerTable = {
   async searchRuns({ revision, input, services, mlflow }) {
     const experimentIds = stringArray(input, "experiment_ids").map((id) => toExperimentId(id, "experiment_ids"));
     const viewType = (optionalString(input, "run_view_type") as ViewType | undefined) ?? "ACTIVE_ONLY";
-    if (revision === "c") {
-      const maxResults = optionalInt(input, "max_results") ?? DEFAULT_MAX_RESULTS;
-      const filterText = optionalString(input, "filter");
-      const page = await runs.searchRuns(services, {
-        experimentIds,
-        filter: filterText ? parseRunFilter(filterText) : undefined,
-        orderBy: stringArray(input, "order_by"),
-        viewType,
-        maxResults,
-        pageToken: optionalString(input, "page_token"),
-      });
-      const shaped = page.items.map((run) => runOut(revision, run, services.config.namespace));
-      const body = { runs: mlflow ? await withRunInputs(services, shaped) : shaped };
-      return page.nextPageToken ? { ...body, next_page_token: page.nextPageToken } : body;
-    }
+    if (revision === "c") return searchRunsC(services, input, undefined, mlflow);
     const expressions = input.anded_expressions ?? [];
     if (!Array.isArray(expressions)) throw invalidParameter("'anded_expressions' must be an array");
     const page = await runs.searchRuns(services, {
@@ -90,3 +78,26 @@ export const runHandlers: HandlerTable = {
     return { runs: page.items.map((run) => runOut(revision, run, services.config.namespace)) };
   },
 };
+
+/**
+ * runs/search of revision C (and the ext operation runs/search-columns, which adds `columns`):
+ * the request's criteria, one page of runs in C's shape.
+ */
+export async function searchRunsC(services: Services, input: Input, columns?: RunColumns, mlflow = false) {
+  const experimentIds = stringArray(input, "experiment_ids").map((id) => toExperimentId(id, "experiment_ids"));
+  const viewType = (optionalString(input, "run_view_type") as ViewType | undefined) ?? "ACTIVE_ONLY";
+  const filterText = optionalString(input, "filter");
+  const page = await runs.searchRuns(services, {
+    experimentIds,
+    filter: filterText ? parseRunFilter(filterText) : undefined,
+    orderBy: stringArray(input, "order_by"),
+    viewType,
+    maxResults: optionalInt(input, "max_results") ?? DEFAULT_MAX_RESULTS,
+    pageToken: optionalString(input, "page_token"),
+    columns,
+  });
+  const shaped = page.items.map((run) => runOut("c", run, services.config.namespace));
+  // Requests through MLflow's paths also get the runs' dataset inputs (MLflow 2.4+).
+  const body = { runs: mlflow ? await withRunInputs(services, shaped) : shaped };
+  return page.nextPageToken ? { ...body, next_page_token: page.nextPageToken } : body;
+}

@@ -1,0 +1,43 @@
+import { invalidParameter } from "../../core/errors.js";
+import { toExperimentId } from "../../core/values.js";
+import { runKeys } from "../../store/runs.js";
+import { stringArray, type Input } from "../input.js";
+import type { HandlerTable } from "../operation-handler.js";
+import { searchRunsC } from "./runs.js";
+
+/** Ext operations for views that show a few columns of many runs (spec/ext.yaml). */
+
+const MAX_KEYS_PER_KIND = 1000;
+const MAX_LISTED_KEYS = 5000;
+const MAX_EXPERIMENTS = 100;
+
+function keyList(input: Input, field: string): string[] {
+  const keys = stringArray(input, field);
+  if (keys.length > MAX_KEYS_PER_KIND) throw invalidParameter(`'${field}' holds ${keys.length} keys; at most ${MAX_KEYS_PER_KIND} are allowed`);
+  return keys;
+}
+
+export const runColumnsHandlers: HandlerTable = {
+  async searchRunsColumns({ input, services }) {
+    return searchRunsC(services, input, {
+      metricKeys: keyList(input, "metric_keys"),
+      paramKeys: keyList(input, "param_keys"),
+      tagKeys: keyList(input, "tag_keys"),
+      systemPrefix: services.config.namespace,
+    });
+  },
+
+  async listRunKeys({ input, services }) {
+    const ids = stringArray(input, "experiment_ids");
+    if (ids.length === 0) throw invalidParameter("Missing value for required parameter 'experiment_ids'");
+    if (ids.length > MAX_EXPERIMENTS) throw invalidParameter(`'experiment_ids' holds ${ids.length} ids; at most ${MAX_EXPERIMENTS} are allowed`);
+    const keys = await runKeys(services.knex, ids.map((id) => toExperimentId(id, "experiment_ids")), MAX_LISTED_KEYS + 1);
+    const truncated = [keys.metricKeys, keys.paramKeys, keys.tagKeys].some((list) => list.length > MAX_LISTED_KEYS);
+    return {
+      metric_keys: keys.metricKeys.slice(0, MAX_LISTED_KEYS),
+      param_keys: keys.paramKeys.slice(0, MAX_LISTED_KEYS),
+      tag_keys: keys.tagKeys.slice(0, MAX_LISTED_KEYS),
+      truncated,
+    };
+  },
+};

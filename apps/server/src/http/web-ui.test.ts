@@ -1,0 +1,92 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestServer, type TestServer } from "../testing/test-server.js";
+import { WEB_UI_CSP } from "./web-ui.js";
+
+/** A stand-in for the built UI (apps/web/dist): an index with the namespace placeholder and one asset. */
+function fakeBuild(): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "tracker-web-"));
+  fs.mkdirSync(path.join(dir, "assets"));
+  fs.writeFileSync(path.join(dir, "index.html"), '<!doctype html><meta name="tracker-namespace" content="tracker"><script type="module" src="/assets/app.js"></script>');
+  fs.writeFileSync(path.join(dir, "assets", "app.js"), "export {};");
+  fs.writeFileSync(path.join(dir, "robots.txt"), "User-agent: *");
+  return dir;
+}
+
+describe("the web UI at /", () => {
+  let server: TestServer;
+  let mlflow: TestServer;
+  let secured: TestServer;
+  const webDir = fakeBuild();
+  beforeAll(async () => {
+    [server, mlflow, secured] = await Promise.all([
+      startTestServer("pglite", { webDir }),
+      startTestServer("pglite", { webDir, namespace: "mlflow" }),
+      startTestServer("pglite", { webDir, authToken: "s3cret" }),
+    ]);
+  });
+  afterAll(async () => {
+    await Promise.all([server?.dispose(), mlflow?.dispose(), secured?.dispose()]);
+    fs.rmSync(webDir, { recursive: true, force: true });
+  });
+
+  const page = (base: string, pathname: string, accept = "text/html,application/xhtml+xml") => fetch(`${base}${pathname}`, { headers: { accept } });
+
+  it("serves index.html at / and at client-side routes, under a CSP without inline scripts", async () => {
+    for (const route of ["/", "/experiments", "/runs/0123456789abcdef0123456789abcdef?e=1", "/models/a%20b/versions/2"]) {
+      const response = await page(server.url, route);
+      expect(response.status, route).toBe(200);
+      expect(response.headers.get("content-type")).toMatch(/text\/html/);
+      expect(await response.text()).toContain('/assets/app.js');
+      const csp = response.headers.get("content-security-policy")!;
+      expect(csp).toBe(WEB_UI_CSP);
+      expect(csp).not.toContain("unsafe-inline");
+    }
+  });
+
+  it("puts the server's namespace into the page", async () => {
+    expect(await (await page(server.url, "/")).text()).toContain('<meta name="tracker-namespace" content="tracker">');
+    expect(await (await page(mlflow.url, "/experiments")).text()).toContain('<meta name="tracker-namespace" content="mlflow">');
+  });
+
+  it("serves assets and root files; a missing asset is a 404, not the index", async () => {
+    const asset = await fetch(`${server.url}/assets/app.js`);
+    expect(asset.status).toBe(200);
+    expect(asset.headers.get("cache-control")).toMatch(/immutable/);
+    expect((await fetch(`${server.url}/robots.txt`)).status).toBe(200);
+    expect((await fetch(`${server.url}/assets/nope.js`)).status).toBe(404);
+  });
+
+  it("leaves the API, /health and /docs alone, and answers JSON 404s to API clients", async () => {
+    const health = await fetch(`${server.url}/health`);
+    expect(await health.json()).toMatchObject({ status: "ok" });
+    const api = await page(server.url, "/api/2.0/tracker/nope");
+    expect(api.status).toBe(404);
+    expect(await api.json()).toMatchObject({ error_code: "ENDPOINT_NOT_FOUND" });
+    const json = await page(server.url, "/somewhere", "application/json");
+    expect(json.status).toBe(404);
+    expect((await page(server.url, "/ajax-api/2.0/tracker/experiments/search?max_results=1")).status).toBe(200);
+    const post = await fetch(`${server.url}/experiments`, { method: "POST", headers: { accept: "text/html" } });
+    expect(post.status).toBe(404);
+  });
+
+  it("serves the page without the token while the API still demands it", async () => {
+    expect((await page(secured.url, "/experiments")).status).toBe(200);
+    expect((await fetch(`${secured.url}/api/2.0/tracker/experiments/search?max_results=1`)).status).toBe(401);
+  });
+
+  it("says how to build the UI when there is no build", async () => {
+    const empty = fs.mkdtempSync(path.join(os.tmpdir(), "tracker-noweb-"));
+    const bare = await startTestServer("pglite", { webDir: empty });
+    try {
+      const response = await page(bare.url, "/");
+      expect(response.status).toBe(200);
+      expect(await response.text()).toContain("pnpm build");
+    } finally {
+      await bare.dispose();
+      fs.rmSync(empty, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,48 @@
+// Debian's Chromium driven by playwright-core (the registry's browser builds cannot be downloaded here).
+import fs from "node:fs";
+import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+
+/** Launches headless Chromium with flags that keep it off the network (closed here) and the GPU. */
+export async function launchBrowser(): Promise<{ browser: Browser; close(): Promise<void> }> {
+  if (!fs.existsSync(CHROMIUM)) throw new Error(`No Chromium at ${CHROMIUM}: install it with 'apt-get install -y chromium'`);
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
+  });
+  return {
+    browser,
+    async close() {
+      await browser.close();
+    },
+  };
+}
+
+export interface WatchedPage {
+  page: Page;
+  context: BrowserContext;
+  /** Console errors and page errors seen so far (CSP violations included). */
+  problems: string[];
+}
+
+/** A page in a fresh context (fresh sessionStorage), recording console errors and uncaught errors. */
+export async function openPage(browser: Browser, colorScheme: "light" | "dark" = "light"): Promise<WatchedPage> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, colorScheme });
+  const page = await context.newPage();
+  const problems: string[] = [];
+  page.on("console", (message) => {
+    if (message.type() === "error") problems.push(message.text());
+  });
+  page.on("pageerror", (error) => problems.push(error.message));
+  return { page, context, problems };
+}

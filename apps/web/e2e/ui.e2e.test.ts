@@ -1,0 +1,353 @@
+// The web UI end to end: a real tracker server (PGlite, and PostgreSQL when TEST_DATABASE_URL is set)
+// serving the built UI, data created through the client, Debian's Chromium clicking through it.
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import AxeBuilder from "@axe-core/playwright";
+import { startTestServer, testDatabases, type TestServer } from "@tracker/server/testing";
+import { TrackerClient } from "@tracker-ml/client";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { launchBrowser, openPage, type WatchedPage } from "./browser";
+import { seed, XSS_NAME, XSS_SCRIPT, type Seeded } from "./seed";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const webDir = process.env.TRACKER_WEB_DIR ?? path.resolve(here, "../dist");
+const screenshots = path.resolve(here, "../../../docs/screenshots");
+
+async function axeViolations(page: Page): Promise<string[]> {
+  const result = await new AxeBuilder({ page }).analyze();
+  const found = result.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => `${n.target.join(" ")} ${n.failureSummary ?? ""}`).join(", ")})`);
+  return found;
+}
+
+function cspProblems(watched: WatchedPage): string[] {
+  return watched.problems.filter((p) => /Content Security Policy|Refused to/i.test(p));
+}
+
+async function xssFired(page: Page): Promise<unknown> {
+  return page.evaluate(() => (window as unknown as { __xss?: number }).__xss);
+}
+
+for (const kind of testDatabases()) {
+  describe(`web UI in Chromium (${kind})`, () => {
+    let server: TestServer;
+    let browser: Browser;
+    let closeBrowser: () => Promise<void>;
+    let data: Seeded;
+    let watched: WatchedPage;
+    let page: Page;
+    const shot = async (name: string) => {
+      if (kind !== "pglite") return;
+      fs.mkdirSync(screenshots, { recursive: true });
+      await page.evaluate(() => window.scrollTo(0, 0));
+      await page.screenshot({ path: path.join(screenshots, `${name}.png`), fullPage: false });
+    };
+    const go = async (pathname: string) => {
+      await page.goto(`${server.url}${pathname}`);
+    };
+
+    beforeAll(async () => {
+      if (!fs.existsSync(path.join(webDir, "index.html"))) throw new Error("apps/web/dist is missing: run `pnpm build` first");
+      server = await startTestServer(kind, { webDir });
+      data = await seed(server.url, "tracker", undefined, path.join(server.dataDir, "artifacts"));
+      const launched = await launchBrowser();
+      browser = launched.browser;
+      closeBrowser = launched.close;
+      expect(browser.version()).toMatch(/^\d+\./);
+      watched = await openPage(browser);
+      page = watched.page;
+    });
+    afterAll(async () => {
+      await watched?.context.close();
+      await closeBrowser?.();
+      await server?.dispose();
+    });
+
+    it("lists experiments; creates, renames, deletes and restores one", async () => {
+      await go("/");
+      await page.getByRole("link", { name: "fraud-detection" }).waitFor();
+      expect(page.url()).toBe(`${server.url}/experiments`);
+      await shot("experiments");
+      expect(await axeViolations(page)).toEqual([]);
+
+      await page.getByLabel("New experiment name").fill("scratch");
+      await page.getByRole("button", { name: "Create experiment" }).click();
+      await page.getByRole("link", { name: "scratch", exact: true }).waitFor();
+      await page.getByRole("button", { name: "Rename scratch" }).click();
+      await page.getByLabel("Experiment name", { exact: true }).fill("scratch-2");
+      await page.getByRole("button", { name: "Save" }).click();
+      await page.getByRole("link", { name: "scratch-2" }).waitFor();
+      // A duplicate name: the server's message, in place.
+      await page.getByLabel("New experiment name").fill("fraud-detection");
+      await page.getByRole("button", { name: "Create experiment" }).click();
+      await page.getByRole("alert").filter({ hasText: "fraud-detection" }).waitFor();
+
+      const row = page.getByRole("row").filter({ hasText: "scratch-2" });
+      await row.getByRole("button", { name: "Delete" }).click();
+      await row.getByRole("button", { name: "Yes, delete" }).click();
+      await page.getByRole("link", { name: "scratch-2" }).waitFor({ state: "detached" });
+      await page.getByLabel("Show").selectOption("deleted");
+      await page.getByRole("button", { name: "Restore scratch-2" }).click();
+      await page.getByLabel("Show").selectOption("active");
+      await page.getByRole("link", { name: "scratch-2" }).waitFor();
+
+      // Search by name, kept in the URL.
+      await page.getByLabel("Search by name").fill("fraud");
+      await page.getByRole("link", { name: "scratch-2" }).waitFor({ state: "detached" });
+      expect(new URL(page.url()).searchParams.get("q")).toBe("fraud");
+      await page.getByRole("button", { name: "Tags (1)" }).click();
+      await page.getByRole("cell", { name: "risk" }).waitFor();
+    });
+
+    it("shows the runs table: filter with the server's error, sort, columns, nesting; compares three runs", async () => {
+      await go(`/runs?e=${data.experimentId}`);
+      const table = page.getByTestId("runs-table");
+      await table.getByRole("link", { name: "best-net", exact: true }).waitFor();
+      // Nested under its parent, and the RUNNING run is there.
+      const names = await table.locator("[role=row][data-run-id] a").allTextContents();
+      expect(names.indexOf("best-net-fold-1")).toBe(names.indexOf("best-net") + 1);
+      await table.getByText("RUNNING").waitFor();
+      // The XSS run name is text.
+      await table.getByRole("link", { name: XSS_NAME }).waitFor();
+      expect(await xssFired(page)).toBeUndefined();
+
+      // A filter the server refuses: its message in place.
+      const filter = page.getByLabel("Filter runs");
+      await filter.fill("metrics.acc >>> 1");
+      await filter.press("Escape");
+      await filter.press("Enter");
+      await page.getByRole("alert").filter({ hasText: "Search failed" }).waitFor();
+
+      // Completion of a metric key, then a working filter.
+      await filter.fill("metrics.a");
+      await page.getByRole("option", { name: "metrics.acc" }).waitFor();
+      await filter.press("Tab");
+      expect(await filter.inputValue()).toBe("metrics.acc");
+      await filter.fill("metrics.acc > 0.75 AND params.model IN ('mlp', 'tree')");
+      await filter.press("Enter");
+      await table.getByRole("link", { name: "baseline" }).waitFor({ state: "detached" });
+      await table.getByRole("link", { name: "tiny-lr" }).waitFor({ state: "detached" });
+
+      // Columns: acc and lr, sorted by acc on the server.
+      await page.getByRole("button", { name: /^Columns/ }).click();
+      await page.getByRole("group", { name: "Columns" }).getByLabel("acc", { exact: true }).check();
+      await page.getByRole("group", { name: "Columns" }).getByLabel("lr", { exact: true }).check();
+      await page.getByRole("button", { name: /^Columns/ }).click();
+      // Only the shown columns are fetched (ext runs/search-columns).
+      const projected = page.waitForRequest((r) => r.url().endsWith("/runs/search-columns") && JSON.stringify((r.postDataJSON() as { metric_keys?: string[] }).metric_keys) === '["acc"]');
+      await page.getByRole("columnheader", { name: "metrics.acc" }).getByRole("button").click();
+      const sent = (await projected).postDataJSON() as { param_keys?: string[]; order_by?: string[] };
+      expect(sent.param_keys).toEqual(["lr"]);
+      expect(sent.order_by).toEqual(["metrics.acc DESC"]);
+      await page.waitForFunction(() => new URL(location.href).searchParams.get("sort") === "metrics.acc");
+      await page.waitForFunction(() => document.querySelector("[role=row][data-run-id] a")?.textContent === "best-net");
+      const first = table.locator("[role=row][data-run-id]").first();
+      expect(await first.textContent()).toContain("0.93");
+      await shot("runs");
+      expect(await axeViolations(page)).toEqual([]);
+
+      // Reload keeps every choice (the URL holds them).
+      await page.reload();
+      await page.waitForFunction(() => document.querySelector("[role=row][data-run-id] a")?.textContent === "best-net");
+      expect(await page.getByLabel("Filter runs").inputValue()).toContain("metrics.acc > 0.75");
+
+      for (const name of ["best-net", "deeper-net", XSS_NAME]) {
+        await table.getByRole("checkbox", { name: `Select run ${name}` }).check();
+      }
+      await page.getByRole("button", { name: "Compare 3" }).click();
+      await page.getByRole("heading", { name: "Compare 3 runs" }).waitFor();
+    });
+
+    it("compares runs: differing params highlighted, metrics, charts, scatter and parallel coordinates", async () => {
+      const lrRow = page.getByRole("region", { name: "Parameters" }).getByRole("row").filter({ hasText: "lr" });
+      expect(await lrRow.getAttribute("data-differs")).toBe("true");
+      const epochs = page.getByRole("region", { name: "Parameters" }).getByRole("row").filter({ hasText: "epochs" });
+      expect(await epochs.getAttribute("data-differs")).toBe("false");
+      await page.getByRole("img", { name: "Chart of acc" }).locator("canvas").waitFor();
+      await page.getByRole("img", { name: /Scatter of/ }).waitFor();
+      expect(await page.getByRole("img", { name: "Parallel coordinates" }).locator("polyline").count()).toBe(3);
+      // Drag-zoom on the step axis fetches that step range again from the server.
+      const over = page.getByRole("img", { name: "Chart of acc" }).locator(".u-over");
+      const box = (await over.boundingBox())!;
+      const refetch = page.waitForRequest((r) => r.url().includes("metrics/get-history-bulk-interval") && r.url().includes("start_step="));
+      await page.mouse.move(box.x + box.width * 0.2, box.y + box.height / 2);
+      await page.mouse.down();
+      await page.mouse.move(box.x + box.width * 0.5, box.y + box.height / 2, { steps: 5 });
+      await page.mouse.up();
+      await refetch;
+      await page.getByRole("button", { name: /Reset zoom \(steps/ }).waitFor();
+      await page.getByLabel("log scale").check();
+      await page.getByLabel("X axis").selectOption("relative");
+      await page.waitForFunction(() => new URL(location.href).searchParams.get("x") === "relative" && new URL(location.href).searchParams.get("log") === "1");
+      await page.getByRole("img", { name: "Chart of acc" }).locator("canvas").waitFor();
+      expect(await xssFired(page)).toBeUndefined();
+      await shot("compare");
+      expect(await axeViolations(page)).toEqual([]);
+    });
+
+    it("shows a run: metadata, Markdown description as safe HTML, params, metrics, tags, artifacts, model versions", async () => {
+      await go(`/runs/${data.best}`);
+      await page.getByRole("heading", { name: /best-net/ }).waitFor();
+      await page.getByRole("region", { name: "Description" }).getByRole("heading", { name: "Best so far" }).waitFor();
+      expect(await page.getByRole("region", { name: "Description" }).locator("strong").textContent()).toBe("mlp");
+      expect(await page.locator(".markdown script, .markdown [onerror]").count()).toBe(0);
+      await page.getByRole("region", { name: "Parameters" }).getByRole("cell", { name: "0.003" }).waitFor();
+      const acc = page.getByRole("region", { name: "Metrics" }).getByRole("row").filter({ hasText: "acc" }).first();
+      await acc.locator("polyline").waitFor();
+      expect(await acc.textContent()).toContain("0.93");
+      // The tag value with a script is shown as text.
+      await page.getByRole("region", { name: "Tags" }).getByText(XSS_SCRIPT).waitFor();
+      // Artifacts tree (listing through revision C's artifacts/list).
+      const artifacts = page.getByRole("region", { name: "Artifacts" });
+      await artifacts.getByRole("button", { name: "metrics.json" }).waitFor();
+      await artifacts.getByRole("button", { name: /model\// }).click();
+      await artifacts.getByRole("button", { name: "MLmodel" }).waitFor();
+      // Previews and downloads use the artifact service's browser endpoint /get-artifact (issue 18):
+      // checked whenever the server has it.
+      const probe = await fetch(`${server.url}/get-artifact?run_uuid=${data.best}&path=notes.txt`);
+      if (probe.status === 200) {
+        await artifacts.getByRole("button", { name: "notes.txt" }).click();
+        await artifacts.locator("pre").filter({ hasText: XSS_SCRIPT }).waitFor();
+        await artifacts.getByRole("button", { name: "metrics.json" }).click();
+        await artifacts.locator("pre").filter({ hasText: '"acc": 0.93' }).waitFor();
+        await artifacts.getByRole("button", { name: "predictions.csv" }).click();
+        await artifacts.getByRole("cell", { name: "fraud" }).waitFor();
+        await artifacts.getByRole("cell", { name: XSS_NAME }).waitFor();
+        const download = page.waitForEvent("download");
+        await artifacts.getByRole("button", { name: "Download" }).click();
+        expect((await download).suggestedFilename()).toBe("predictions.csv");
+      } else {
+        expect(await probe.json()).toMatchObject({ error_code: "ENDPOINT_NOT_FOUND" });
+      }
+      await page.getByRole("region", { name: "Registered model versions" }).getByRole("link", { name: "fraud-model version 2" }).waitFor();
+      expect(await xssFired(page)).toBeUndefined();
+      await shot("run");
+      expect(await axeViolations(page)).toEqual([]);
+
+      // Rename, tag add / edit / delete.
+      await page.getByRole("button", { name: "Rename run" }).click();
+      await page.getByLabel("Run name").fill("best-net-v2");
+      await page.getByRole("button", { name: "Save" }).click();
+      await page.getByRole("heading", { name: /best-net-v2/ }).waitFor();
+      const tags = page.getByRole("region", { name: "Tags" });
+      await tags.getByLabel("New tag key").fill("reviewed");
+      await tags.getByLabel("New tag value").fill("yes");
+      await tags.getByRole("button", { name: "Add tag" }).click();
+      await tags.getByRole("cell", { name: "yes", exact: true }).waitFor();
+      await tags.getByRole("button", { name: "Edit tag reviewed" }).click();
+      await tags.getByLabel("Value of reviewed").fill("twice");
+      await tags.getByRole("button", { name: "Save" }).click();
+      await tags.getByRole("cell", { name: "twice", exact: true }).waitFor();
+      await tags.getByRole("button", { name: "Delete tag reviewed" }).click();
+      await tags.getByRole("cell", { name: "twice", exact: true }).waitFor({ state: "detached" });
+    });
+
+    it("manages the registry: models, a version's stage transition with archive-existing, description, delete", async () => {
+      await go("/models");
+      await page.getByRole("link", { name: "fraud-model" }).click();
+      await page.getByRole("heading", { name: "Model fraud-model" }).waitFor();
+      await page.getByRole("link", { name: "Version 2" }).waitFor();
+      await shot("model");
+      expect(await axeViolations(page)).toEqual([]);
+      await page.getByRole("link", { name: "Version 2" }).click();
+      await page.getByTestId("stage").filter({ hasText: "None" }).waitFor();
+      await page.getByLabel("Move to").selectOption("Production");
+      await page.getByLabel(/archive the/).check();
+      await page.getByRole("button", { name: "Transition" }).click();
+      await page.getByTestId("stage").filter({ hasText: "Production" }).waitFor();
+      await page.getByRole("button", { name: "Edit description" }).click();
+      await page.getByLabel("Description (Markdown)").fill(`Promoted **today** ${XSS_SCRIPT}`);
+      await page.getByRole("button", { name: "Save description" }).click();
+      await page.locator(".markdown strong").filter({ hasText: "today" }).waitFor();
+      expect(await xssFired(page)).toBeUndefined();
+      await shot("model-version");
+      expect(await axeViolations(page)).toEqual([]);
+      // Version 1 was archived by the transition.
+      await page.getByRole("link", { name: "← Model fraud-model" }).click();
+      await page.getByRole("row").filter({ hasText: "Version 1" }).getByText("Archived").waitFor();
+      await page.getByRole("link", { name: "Version 1" }).click();
+      await page.getByRole("button", { name: "Delete version" }).click();
+      await page.getByRole("button", { name: "Yes, delete version" }).click();
+      await page.getByRole("heading", { name: "Model fraud-model" }).waitFor();
+      await page.getByRole("link", { name: "Version 1" }).waitFor({ state: "detached" });
+    });
+
+    it("registers a run's model from its page and moves the version to Production", async () => {
+      await go(`/runs/${data.runIds["tiny-lr"]}`);
+      const form = page.getByRole("form", { name: "Register model" });
+      await form.getByLabel("Model name").fill("tiny-model");
+      await form.getByRole("button", { name: "Register model" }).click();
+      await page.getByRole("heading", { name: "tiny-model version 1" }).waitFor();
+      await page.getByLabel("Move to").selectOption("Production");
+      await page.getByRole("button", { name: "Transition" }).click();
+      await page.getByTestId("stage").filter({ hasText: "Production" }).waitFor();
+      await page.getByRole("link", { name: data.runIds["tiny-lr"]! }).click();
+      await page.getByRole("region", { name: "Registered model versions" }).getByRole("link", { name: "tiny-model version 1" }).waitFor();
+    });
+
+    it("refreshes RUNNING runs live, keeping the selection, and can be paused", async () => {
+      const client = new TrackerClient({ baseUrl: server.url });
+      const running = data.runIds["still-training"]!;
+      await go(`/runs?e=${data.experimentId}&cols=metrics.acc&sel=${data.best}`);
+      const row = page.locator(`[role=row][data-run-id="${running}"]`);
+      await row.filter({ hasText: "0.5" }).waitFor();
+      await client.logMetric(running, "acc", 0.625, { step: 1 });
+      await row.filter({ hasText: "0.625" }).waitFor();
+      expect(await page.locator(`[role=row][data-run-id="${data.best}"] input[type=checkbox]`).isChecked()).toBe(true);
+      await page.getByLabel("Live refresh").uncheck();
+      await page.waitForFunction(() => new URL(location.href).searchParams.get("paused") === "1");
+      await page.getByText("(on)").waitFor({ state: "detached" });
+    });
+
+    it("renders under the CSP without violations, and in dark mode", async () => {
+      expect(cspProblems(watched)).toEqual([]);
+      const dark = await openPage(browser, "dark");
+      await dark.page.goto(`${server.url}/runs?e=${data.experimentId}`);
+      await dark.page.getByRole("link", { name: "baseline" }).waitFor();
+      const background = await dark.page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+      expect(background).toBe("rgb(15, 19, 24)");
+      if (kind === "pglite") await dark.page.screenshot({ path: path.join(screenshots, "runs-dark.png") });
+      expect(cspProblems(dark)).toEqual([]);
+      await dark.context.close();
+    });
+  });
+}
+
+describe("web UI with a token and the mlflow namespace", () => {
+  let server: TestServer;
+  let closeBrowser: () => Promise<void>;
+  let browser: Browser;
+  beforeAll(async () => {
+    server = await startTestServer("pglite", { webDir, authToken: "s3cret", namespace: "mlflow" });
+    await seed(server.url, "mlflow", "s3cret");
+    ({ browser, close: closeBrowser } = await launchBrowser());
+  });
+  afterAll(async () => {
+    await closeBrowser?.();
+    await server?.dispose();
+  });
+
+  it("asks for the token once, keeps it for the session, and reads mlflow.* system tags", async () => {
+    const { page, context } = await openPage(browser);
+    await page.goto(`${server.url}/experiments`);
+    await page.getByRole("dialog", { name: "This server needs a token" }).waitFor();
+    await page.getByLabel("Token", { exact: true }).fill("wrong");
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.getByRole("dialog", { name: "This server needs a token" }).waitFor();
+    await page.getByLabel("Token", { exact: true }).fill("s3cret");
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.getByRole("link", { name: "fraud-detection" }).click();
+    await page.getByRole("link", { name: "best-net", exact: true }).waitFor();
+    // User and source columns come from mlflow.user / mlflow.source.name; nesting from mlflow.parentRunId.
+    const row = page.locator("[role=row][data-run-id]").filter({ hasText: "still-training" });
+    expect(await row.textContent()).toContain("bob");
+    const names = await page.locator("[role=row][data-run-id] a").allTextContents();
+    expect(names.indexOf("best-net-fold-1")).toBe(names.indexOf("best-net") + 1);
+    // The token survives a reload (sessionStorage).
+    await page.reload();
+    await page.getByRole("link", { name: "best-net", exact: true }).waitFor();
+    expect(await page.getByRole("dialog").count()).toBe(0);
+    await context.close();
+  });
+});

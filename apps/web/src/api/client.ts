@@ -1,0 +1,57 @@
+// The one TrackerClient the UI talks through, the bearer token kept for the browser session, and
+// the server's namespace (system tags are `<ns>.user`, `<ns>.parentRunId`, ...).
+import { TrackerClient, isTrackerError } from "@tracker-ml/client";
+
+const TOKEN_KEY = "tracker.token";
+let client: TrackerClient | undefined;
+const listeners = new Set<() => void>();
+let authRequired = false;
+
+/** The namespace the server put in index.html (`tracker` by default, `mlflow` for drop-in use). */
+export function namespace(): string {
+  const meta = typeof document === "undefined" ? null : document.querySelector('meta[name="tracker-namespace"]');
+  return meta?.getAttribute("content") || "tracker";
+}
+
+/** The system tag `<ns>.<name>`, e.g. systemTag("user") = "tracker.user". */
+export function systemTag(name: string): string {
+  return `${namespace()}.${name}`;
+}
+
+export function api(): TrackerClient {
+  const token = sessionStorage.getItem(TOKEN_KEY) ?? undefined;
+  client ??= new TrackerClient({ baseUrl: window.location.origin, token, retry: { retries: 1 } });
+  return client;
+}
+
+/** Subscribes to changes of the authentication state (token asked for, token given). */
+export function onAuthChange(listener: () => void): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+export function isAuthRequired(): boolean {
+  return authRequired;
+}
+
+/** Called with every failure: a 401 makes the UI ask for the token. */
+export function noteError(error: unknown): void {
+  if (isTrackerError(error, "UNAUTHENTICATED") && !authRequired) {
+    authRequired = true;
+    listeners.forEach((listener) => listener());
+  }
+}
+
+/** Keeps the token for this browser session and rebuilds the client with it. */
+export function setToken(token: string): void {
+  sessionStorage.setItem(TOKEN_KEY, token);
+  client = undefined;
+  authRequired = false;
+  listeners.forEach((listener) => listener());
+}
+
+/** Headers for plain fetches of the browser endpoints (artifact downloads) outside the client. */
+export function authHeaders(): Record<string, string> {
+  const token = sessionStorage.getItem(TOKEN_KEY);
+  return token ? { Authorization: `Bearer ${token}` } : {};
+}

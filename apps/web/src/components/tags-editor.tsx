@@ -1,0 +1,109 @@
+import { useState, type FormEvent } from "react";
+import { attempt } from "../api/use-async";
+import { ErrorBox } from "./error-box";
+
+export interface Tag {
+  key: string;
+  value: string;
+}
+
+/** A table of tags with add, edit and delete; `hidden` filters out system tags shown elsewhere. */
+export function TagsEditor({
+  tags,
+  onSet,
+  onDelete,
+  onChanged,
+  label = "Tags",
+}: {
+  tags: readonly Tag[];
+  onSet: (key: string, value: string) => Promise<void>;
+  /** Absent when the API cannot delete these tags. */
+  onDelete?: (key: string) => Promise<void>;
+  onChanged: () => void;
+  label?: string;
+}) {
+  const [key, setKey] = useState("");
+  const [value, setValue] = useState("");
+  const [editing, setEditing] = useState<string | undefined>();
+  const [editValue, setEditValue] = useState("");
+  const [error, setError] = useState<Error | undefined>();
+  const run = async (action: () => Promise<void>) => {
+    const failure = await attempt(action);
+    setError(failure);
+    if (!failure) onChanged();
+    return failure;
+  };
+  const add = async (event: FormEvent) => {
+    event.preventDefault();
+    if (!(await run(() => onSet(key, value)))) {
+      setKey("");
+      setValue("");
+    }
+  };
+  return (
+    <section aria-label={label}>
+      <h3>{label}</h3>
+      <table className="kv">
+        <thead>
+          <tr>
+            <th scope="col">Key</th>
+            <th scope="col">Value</th>
+            <th scope="col">
+              <span className="sr-only">Actions</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {tags.map((tag) => (
+            <tr key={tag.key}>
+              <td>{tag.key}</td>
+              <td>
+                {editing === tag.key ? (
+                  <input aria-label={`Value of ${tag.key}`} value={editValue} onChange={(e) => setEditValue(e.target.value)} />
+                ) : (
+                  <span className="pre">{tag.value}</span>
+                )}
+              </td>
+              <td className="actions">
+                {editing === tag.key ? (
+                  <>
+                    <button type="button" onClick={() => void run(() => onSet(tag.key, editValue)).then((f) => !f && setEditing(undefined))}>
+                      Save
+                    </button>
+                    <button type="button" onClick={() => setEditing(undefined)}>
+                      Cancel
+                    </button>
+                  </>
+                ) : (
+                  <>
+                    <button
+                      type="button"
+                      aria-label={`Edit tag ${tag.key}`}
+                      onClick={() => {
+                        setEditing(tag.key);
+                        setEditValue(tag.value);
+                      }}
+                    >
+                      Edit
+                    </button>
+                    {onDelete ? (
+                      <button type="button" aria-label={`Delete tag ${tag.key}`} onClick={() => void run(() => onDelete(tag.key))}>
+                        Delete
+                      </button>
+                    ) : null}
+                  </>
+                )}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <form className="inline-form" onSubmit={add}>
+        <input aria-label="New tag key" placeholder="key" value={key} onChange={(e) => setKey(e.target.value)} required />
+        <input aria-label="New tag value" placeholder="value" value={value} onChange={(e) => setValue(e.target.value)} />
+        <button type="submit">Add tag</button>
+      </form>
+      <ErrorBox error={error} />
+    </section>
+  );
+}

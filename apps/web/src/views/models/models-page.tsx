@@ -1,0 +1,79 @@
+import { useState, type FormEvent } from "react";
+import { Link } from "wouter";
+import { api } from "../../api/client";
+import { attempt, useAsync } from "../../api/use-async";
+import { ErrorBox, Loading } from "../../components/error-box";
+import { formatTime } from "../../components/format";
+import { nameFilter } from "../../url/name-filter";
+import { useSearchState } from "../../url/search-state";
+
+export function ModelsPage() {
+  const state = useSearchState();
+  const query = state.get("q") ?? "";
+  const models = useAsync(() => api().searchRegisteredModels({ filter: nameFilter(query) }).toArray(1000), [query]);
+  const [name, setName] = useState("");
+  const [error, setError] = useState<Error | undefined>();
+  const create = async (event: FormEvent) => {
+    event.preventDefault();
+    const failure = await attempt(() => api().createRegisteredModel(name.trim()));
+    setError(failure);
+    if (!failure) {
+      setName("");
+      models.reload();
+    }
+  };
+  return (
+    <div>
+      <h1>Registered models</h1>
+      <div className="toolbar">
+        <label>
+          Search by name <input type="search" value={query} onChange={(e) => state.set({ q: e.target.value }, { replace: true })} />
+        </label>
+        <form className="inline-form" onSubmit={create}>
+          <input aria-label="New model name" placeholder="new model name" value={name} onChange={(e) => setName(e.target.value)} required />
+          <button type="submit">Create model</button>
+        </form>
+      </div>
+      <ErrorBox error={error} />
+      <ErrorBox error={models.error} title="Could not load models" />
+      {!models.data && !models.error ? <Loading what="models" /> : null}
+      {models.data ? (
+        <table className="grid">
+          <thead>
+            <tr>
+              <th scope="col">Name</th>
+              <th scope="col">Latest versions</th>
+              <th scope="col">Last updated</th>
+              <th scope="col">Description</th>
+            </tr>
+          </thead>
+          <tbody>
+            {models.data.length === 0 ? (
+              <tr>
+                <td colSpan={4} className="muted">
+                  No registered models.
+                </td>
+              </tr>
+            ) : null}
+            {models.data.map((model) => (
+              <tr key={model.name}>
+                <td>
+                  <Link href={`/models/${encodeURIComponent(model.name)}`}>{model.name}</Link>
+                </td>
+                <td>
+                  {(model.latest_versions ?? []).map((v) => (
+                    <span key={v.version} className="badge">
+                      v{v.version} {v.current_stage}
+                    </span>
+                  ))}
+                </td>
+                <td>{formatTime(model.last_updated_timestamp)}</td>
+                <td className="pre">{model.description}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ) : null}
+    </div>
+  );
+}

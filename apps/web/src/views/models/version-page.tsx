@@ -1,0 +1,95 @@
+import type { ModelVersionStage } from "@tracker-ml/client";
+import { useState } from "react";
+import { Link, useLocation } from "wouter";
+import { api } from "../../api/client";
+import { attempt, useAsync } from "../../api/use-async";
+import { ConfirmButton } from "../../components/confirm-button";
+import { ErrorBox, Loading } from "../../components/error-box";
+import { formatTime } from "../../components/format";
+import { TagsEditor } from "../../components/tags-editor";
+import { DescriptionEditor } from "./description-editor";
+
+const STAGES: ModelVersionStage[] = ["None", "Staging", "Production", "Archived"];
+
+export function VersionPage({ name, version }: { name: string; version: string }) {
+  const [, navigate] = useLocation();
+  const mv = useAsync(() => api().getModelVersion(name, version), [name, version]);
+  const [target, setTarget] = useState<ModelVersionStage>("Production");
+  const [archiveExisting, setArchiveExisting] = useState(false);
+  const [error, setError] = useState<Error | undefined>();
+  if (mv.error && !mv.data) return <ErrorBox error={mv.error} title="Could not load the model version" />;
+  if (!mv.data) return <Loading what="model version" />;
+  const v = mv.data;
+  const canArchive = target === "Staging" || target === "Production";
+  const transition = async () => {
+    const failure = await attempt(() => api().transitionModelVersionStage(name, version, target, { archiveExistingVersions: canArchive && archiveExisting }));
+    setError(failure);
+    mv.reload();
+  };
+  return (
+    <div>
+      <p>
+        <Link href={`/models/${encodeURIComponent(name)}`}>← Model {name}</Link>
+      </p>
+      <h1>
+        {name} version {v.version}
+      </h1>
+      <dl className="meta">
+        <dt>Stage</dt>
+        <dd>
+          <span className="badge" data-testid="stage">
+            {v.current_stage}
+          </span>
+        </dd>
+        <dt>Status</dt>
+        <dd>{v.status}</dd>
+        <dt>Source run</dt>
+        <dd>{v.run_id ? <Link href={`/runs/${v.run_id}`}>{v.run_id}</Link> : "—"}</dd>
+        <dt>Source</dt>
+        <dd className="pre">{v.source}</dd>
+        <dt>Created</dt>
+        <dd>{formatTime(v.creation_timestamp)}</dd>
+        <dt>Updated</dt>
+        <dd>{formatTime(v.last_updated_timestamp)}</dd>
+      </dl>
+      <section aria-label="Stage transition">
+        <h2>Stage</h2>
+        <div className="inline-form">
+          <label>
+            Move to{" "}
+            <select value={target} onChange={(e) => setTarget(e.target.value as ModelVersionStage)}>
+              {STAGES.map((s) => (
+                <option key={s}>{s}</option>
+              ))}
+            </select>
+          </label>
+          <label>
+            <input type="checkbox" disabled={!canArchive} checked={canArchive && archiveExisting} onChange={(e) => setArchiveExisting(e.target.checked)} /> archive the
+            versions now in {target}
+          </label>
+          <button type="button" className="primary" onClick={() => void transition()}>
+            Transition
+          </button>
+        </div>
+        <ErrorBox error={error} />
+      </section>
+      <DescriptionEditor text={v.description ?? ""} onSave={(text) => api().updateModelVersion(name, version, text)} onSaved={mv.reload} />
+      <TagsEditor
+        tags={v.tags ?? []}
+        onSet={(k, val) => api().setModelVersionTag(name, version, k, val)}
+        onDelete={(k) => api().deleteModelVersionTag(name, version, k)}
+        onChanged={mv.reload}
+      />
+      <p>
+        Files: <a href={`/model-versions/get-artifact?name=${encodeURIComponent(name)}&version=${encodeURIComponent(version)}&path=MLmodel`}>MLmodel</a>
+      </p>
+      <h2>Danger zone</h2>
+      <ConfirmButton
+        question={`Delete version ${v.version} of ${name}?`}
+        onConfirm={() => void attempt(() => api().deleteModelVersion(name, version)).then((f) => (f ? setError(f) : navigate(`/models/${encodeURIComponent(name)}`)))}
+      >
+        Delete version
+      </ConfirmButton>
+    </div>
+  );
+}

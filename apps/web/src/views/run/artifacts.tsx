@@ -1,0 +1,161 @@
+import type { FileInfo } from "@tracker-ml/client";
+import { useEffect, useState } from "react";
+import { api, authHeaders } from "../../api/client";
+import { useAsync } from "../../api/use-async";
+import { ErrorBox, Loading } from "../../components/error-box";
+import { formatSize } from "../../components/format";
+import { parseCsv, previewKind } from "./preview-kind";
+
+/** The browser endpoint serving one artifact file of a run (artifact service). */
+export function artifactUrl(runId: string, path: string): string {
+  return `/get-artifact?run_uuid=${encodeURIComponent(runId)}&path=${encodeURIComponent(path)}`;
+}
+
+async function fetchArtifact(url: string): Promise<Blob> {
+  const response = await fetch(url, { headers: authHeaders() });
+  if (!response.ok) {
+    const text = await response.text();
+    let message = `HTTP ${response.status}`;
+    try {
+      message = (JSON.parse(text) as { message?: string }).message ?? message;
+    } catch {
+      if (text) message = `${message}: ${text.slice(0, 200)}`;
+    }
+    throw new Error(message);
+  }
+  return response.blob();
+}
+
+function Folder({ runId, path, onOpen, open }: { runId: string; path?: string; onOpen: (file: FileInfo) => void; open: string | undefined }) {
+  const files = useAsync(() => api().listArtifacts(runId, path), [runId, path]);
+  const [expanded, setExpanded] = useState<Set<string>>(new Set());
+  if (files.error) return <ErrorBox error={files.error} title="Artifacts" />;
+  if (!files.data) return <Loading what="artifacts" />;
+  if (files.data.length === 0 && !path) return <p className="muted">No artifacts.</p>;
+  return (
+    <ul>
+      {files.data.map((file) => {
+        const name = file.path.split("/").pop();
+        if (file.is_dir) {
+          const isOpen = expanded.has(file.path);
+          return (
+            <li key={file.path}>
+              <button
+                type="button"
+                className="file"
+                aria-expanded={isOpen}
+                onClick={() => setExpanded((s) => (s.delete(file.path) ? new Set(s) : new Set(s).add(file.path)))}
+              >
+                {isOpen ? "▾" : "▸"} {name}/
+              </button>
+              {isOpen ? <Folder runId={runId} path={file.path} onOpen={onOpen} open={open} /> : null}
+            </li>
+          );
+        }
+        return (
+          <li key={file.path}>
+            <button type="button" className="file" aria-current={open === file.path} onClick={() => onOpen(file)}>
+              {name}
+            </button>{" "}
+            <span className="muted">{formatSize(file.file_size)}</span>
+          </li>
+        );
+      })}
+    </ul>
+  );
+}
+
+function Preview({ runId, file }: { runId: string; file: FileInfo }) {
+  const url = artifactUrl(runId, file.path);
+  const kind = previewKind(file.path, Number(file.file_size ?? 0));
+  const blob = useAsync(() => (kind === "none" ? Promise.resolve(undefined) : fetchArtifact(url)), [url, kind]);
+  const [text, setText] = useState<string | undefined>();
+  const [objectUrl, setObjectUrl] = useState<string | undefined>();
+  useEffect(() => {
+    setText(undefined);
+    setObjectUrl(undefined);
+    if (!blob.data) return;
+    if (kind === "image") {
+      const made = URL.createObjectURL(blob.data);
+      setObjectUrl(made);
+      return () => URL.revokeObjectURL(made);
+    }
+    void blob.data.text().then(setText);
+    return undefined;
+  }, [blob.data, kind]);
+  const download = async () => {
+    const data = blob.data ?? (await fetchArtifact(url));
+    const link = document.createElement("a");
+    link.href = URL.createObjectURL(data);
+    link.download = file.path.split("/").pop() ?? "artifact";
+    link.click();
+    setTimeout(() => URL.revokeObjectURL(link.href), 10_000);
+  };
+  return (
+    <div className="preview" aria-label={`Preview of ${file.path}`}>
+      <div className="toolbar">
+        <strong>{file.path}</strong> <span className="muted">{formatSize(file.file_size)}</span>
+        <button type="button" onClick={() => void download()}>
+          Download
+        </button>
+      </div>
+      <ErrorBox error={blob.error} title="Preview" />
+      {kind === "none" ? <p className="muted">No preview for this file type or size.</p> : null}
+      {kind === "image" && objectUrl ? <img src={objectUrl} alt={file.path} /> : null}
+      {kind === "json" && text !== undefined ? <pre className="pre">{prettyJson(text)}</pre> : null}
+      {kind === "text" && text !== undefined ? <pre className="pre">{text}</pre> : null}
+      {kind === "csv" && text !== undefined ? <CsvTable text={text} separator={file.path.endsWith(".tsv") ? "\t" : ","} /> : null}
+    </div>
+  );
+}
+
+function prettyJson(text: string): string {
+  try {
+    return JSON.stringify(JSON.parse(text), null, 2);
+  } catch {
+    return text;
+  }
+}
+
+function CsvTable({ text, separator }: { text: string; separator: string }) {
+  const rows = parseCsv(text, separator, 500);
+  const [head, ...body] = rows;
+  if (!head) return <p className="muted">Empty file.</p>;
+  return (
+    <table className="grid">
+      <thead>
+        <tr>
+          {head.map((cell, i) => (
+            <th key={i} scope="col">
+              {cell}
+            </th>
+          ))}
+        </tr>
+      </thead>
+      <tbody>
+        {body.map((row, r) => (
+          <tr key={r}>
+            {row.map((cell, i) => (
+              <td key={i}>{cell}</td>
+            ))}
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+export function Artifacts({ runId }: { runId: string }) {
+  const [open, setOpen] = useState<FileInfo | undefined>();
+  return (
+    <section aria-label="Artifacts">
+      <h2>Artifacts</h2>
+      <div className="artifacts">
+        <div className="tree">
+          <Folder runId={runId} onOpen={setOpen} open={open?.path} />
+        </div>
+        {open ? <Preview runId={runId} file={open} /> : <p className="muted">Choose a file to preview it.</p>}
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,32 @@
+import { useState } from "react";
+import { toggleColumn, type KeyKind } from "./columns";
+
+const TITLES: Record<KeyKind, string> = { metrics: "Metrics", params: "Params", tags: "Tags" };
+
+/** Check boxes for the metric, param and tag columns, with a text filter over the keys. */
+export function ColumnPicker({ keys, columns, onChange }: { keys: Record<KeyKind, readonly string[]>; columns: readonly string[]; onChange: (columns: string[]) => void }) {
+  const [query, setQuery] = useState("");
+  const q = query.toLowerCase();
+  return (
+    <div className="picker" role="group" aria-label="Columns">
+      <input type="search" aria-label="Find a column" placeholder="find key…" value={query} onChange={(e) => setQuery(e.target.value)} />
+      {(Object.keys(TITLES) as KeyKind[]).map((kind) => {
+        const matching = keys[kind].filter((key) => key.toLowerCase().includes(q));
+        return (
+          <fieldset key={kind}>
+            <legend>{TITLES[kind]}</legend>
+            {matching.length === 0 ? <span className="muted">none</span> : null}
+            {matching.map((key) => {
+              const id = `${kind}.${key}`;
+              return (
+                <label key={id}>
+                  <input type="checkbox" checked={columns.includes(id)} onChange={() => onChange(toggleColumn(columns, id))} /> {key}
+                </label>
+              );
+            })}
+          </fieldset>
+        );
+      })}
+    </div>
+  );
+}

@@ -1,0 +1,274 @@
+import type { Run, ViewType } from "@tracker-ml/client";
+import { createColumnHelper, flexRender, getCoreRowModel, useReactTable, type ColumnDef } from "@tanstack/react-table";
+import { useVirtualizer } from "@tanstack/react-virtual";
+import { memo, useCallback, useEffect, useMemo, useRef, useState } from "react";
+import type { Row } from "@tanstack/react-table";
+import { Link, useLocation } from "wouter";
+import { api, namespace } from "../../api/client";
+import { attempt, useAsync } from "../../api/use-async";
+import { ErrorBox } from "../../components/error-box";
+import { formatDuration, formatTime, formatValue } from "../../components/format";
+import { href, useSearchState } from "../../url/search-state";
+import { ColumnPicker } from "./column-picker";
+import { availableKeys, BASE_COLUMNS, BASE_LABELS, keyValue, orderByFor, parseKeyColumn } from "./columns";
+import { FilterBox } from "./filter-box";
+import { nestRuns, type TreeRow } from "./run-tree";
+import { useRunPages } from "./use-run-pages";
+import { useLiveRefresh } from "./use-live-refresh";
+import { useSeenKeys } from "./use-seen-keys";
+
+const VIEWS: Record<string, ViewType> = { active: "ACTIVE_ONLY", deleted: "DELETED_ONLY", all: "ALL" };
+const ROW_HEIGHT = 30;
+const PAGE_SIZE = 200;
+
+function tag(run: Run, key: string): string | undefined {
+  return run.data.tags.find((t) => t.key === key)?.value;
+}
+
+const WIDTHS: Record<string, number> = { select: 36, name: 260, status: 100, user: 120, start: 170, duration: 100, source: 200 };
+
+export function RunsPage() {
+  const state = useSearchState();
+  const [, navigate] = useLocation();
+  const ns = namespace();
+  const experimentIds = state.list("e");
+  const filter = state.get("filter") ?? "";
+  const sort = state.get("sort") ?? "start";
+  const descending = state.get("asc") !== "1";
+  const view = state.get("view") ?? "active";
+  const columns = state.list("cols");
+  const selected = state.list("sel");
+  const [showPicker, setShowPicker] = useState(false);
+  const [actionError, setActionError] = useState<Error | undefined>();
+
+  const orderBy = orderByFor(sort, descending, ns);
+  const chosen = columns.map(parseKeyColumn).filter((c) => c !== undefined);
+  const keysOf = (kind: string) => chosen.filter((c) => c.kind === kind).map((c) => c.key);
+  const pages = useRunPages({
+    experimentIds,
+    filter: filter || undefined,
+    orderBy: orderBy ? [orderBy] : undefined,
+    viewType: VIEWS[view] ?? "ACTIVE_ONLY",
+    pageSize: PAGE_SIZE,
+    metricKeys: keysOf("metrics"),
+    paramKeys: keysOf("params"),
+    tagKeys: keysOf("tags"),
+  });
+  // Every key of the experiments' runs, for the column picker and the filter's completion.
+  const listed = useAsync(() => (experimentIds.length ? api().listRunKeys(experimentIds) : Promise.resolve(undefined)), [experimentIds.join(",")]);
+  const experiments = useAsync(() => Promise.all(experimentIds.map((id) => api().getExperiment(id))), [experimentIds.join(",")]);
+  const fromRuns = useMemo(() => availableKeys(pages.runs, ns), [pages.runs, ns]);
+  const keys = useSeenKeys(
+    listed.data
+      ? { metrics: listed.data.metric_keys, params: listed.data.param_keys, tags: listed.data.tag_keys.filter((k) => !k.startsWith(`${ns}.`)) }
+      : fromRuns,
+    experimentIds.join(","),
+  );
+  const rows = useMemo(() => nestRuns(pages.runs, `${ns}.parentRunId`), [pages.runs, ns]);
+  const anyRunning = pages.runs.some((r) => r.info.status === "RUNNING");
+  const live = useLiveRefresh(anyRunning, state.flag("paused"), pages.refresh);
+
+  const toggle = (id: string) => state.set({ sel: selected.includes(id) ? selected.filter((s) => s !== id) : [...selected, id] }, { replace: true });
+
+  const helper = createColumnHelper<TreeRow>();
+  const tableColumns = useMemo<ColumnDef<TreeRow, unknown>[]>(() => {
+    const base: ColumnDef<TreeRow, unknown>[] = [
+      helper.display({
+        id: "select",
+        header: () => <span className="sr-only">Select</span>,
+        cell: ({ row }) => (
+          <input
+            type="checkbox"
+            aria-label={`Select run ${row.original.run.info.run_name ?? row.original.run.info.run_id}`}
+            checked={selected.includes(row.original.run.info.run_id)}
+            onChange={() => toggle(row.original.run.info.run_id)}
+          />
+        ),
+      }) as ColumnDef<TreeRow, unknown>,
+    ];
+    const cell: Record<string, (r: TreeRow) => React.ReactNode> = {
+      name: (r) => (
+        <span style={{ paddingLeft: r.depth * 16 }}>
+          {r.depth > 0 ? "↳ " : ""}
+          <Link href={`/runs/${r.run.info.run_id}`}>{r.run.info.run_name || r.run.info.run_id}</Link>
+          {r.childCount > 0 ? <span className="muted"> ({r.childCount})</span> : null}
+        </span>
+      ),
+      status: (r) => <span className={`badge ${r.run.info.status}`}>{r.run.info.status}</span>,
+      user: (r) => tag(r.run, `${ns}.user`) ?? r.run.info.user_id ?? "",
+      start: (r) => formatTime(r.run.info.start_time),
+      duration: (r) => formatDuration(r.run.info.start_time, r.run.info.end_time),
+      source: (r) => tag(r.run, `${ns}.source.name`) ?? "",
+    };
+    for (const id of BASE_COLUMNS) base.push(helper.display({ id, header: BASE_LABELS[id], cell: ({ row }) => cell[id]!(row.original) }) as ColumnDef<TreeRow, unknown>);
+    for (const id of columns) {
+      const key = parseKeyColumn(id);
+      if (!key) continue;
+      base.push(
+        helper.display({
+          id,
+          header: id,
+          cell: ({ row }) => {
+            const value = keyValue(row.original.run, key);
+            return typeof value === "number" ? formatValue(value) : (value ?? "");
+          },
+        }) as ColumnDef<TreeRow, unknown>,
+      );
+    }
+    return base;
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [columns.join(","), selected.join(","), ns]);
+
+  const table = useReactTable({ data: rows, columns: tableColumns, getCoreRowModel: getCoreRowModel(), getRowId: (r) => r.run.info.run_id });
+  const scroller = useRef<HTMLDivElement>(null);
+  const virtualizer = useVirtualizer({ count: rows.length, getScrollElement: () => scroller.current, estimateSize: () => ROW_HEIGHT, overscan: 12 });
+  const items = virtualizer.getVirtualItems();
+  const last = items[items.length - 1];
+  useEffect(() => {
+    if (last && last.index >= rows.length - 20 && !pages.done && !pages.loading) pages.more();
+  }, [last?.index, rows.length, pages]);
+
+  const widthOf = useCallback((id: string) => WIDTHS[id] ?? 140, []);
+  const totalWidth = table.getVisibleLeafColumns().reduce((sum, c) => sum + widthOf(c.id), 0);
+  const sortBy = (id: string) => {
+    if (id === "select") return;
+    state.set({ sort: id, asc: sort === id ? descending : false });
+  };
+  const act = async (action: (id: string) => Promise<void>) => {
+    const error = await attempt(() => Promise.all(selected.map(action)));
+    setActionError(error);
+    if (!error) state.set({ sel: [] }, { replace: true });
+    await pages.refresh();
+  };
+
+  return (
+    <div>
+      <h1>
+        Runs{" "}
+        {experiments.data ? (
+          <span className="muted">in {experiments.data.map((e) => e.name).join(", ")}</span>
+        ) : null}
+      </h1>
+      <ErrorBox error={experiments.error} title="Experiment" />
+      <ErrorBox error={listed.error} title="Keys" />
+      {experimentIds.length === 0 ? (
+        <p>
+          No experiment chosen. <Link href="/experiments">Pick one or more experiments</Link>.
+        </p>
+      ) : null}
+      <div className="toolbar">
+        <FilterBox value={filter} keys={keys} onApply={(next) => state.set({ filter: next })} />
+        <label>
+          Show{" "}
+          <select value={view} onChange={(e) => state.set({ view: e.target.value === "active" ? undefined : e.target.value })}>
+            <option value="active">active</option>
+            <option value="deleted">deleted</option>
+            <option value="all">all</option>
+          </select>
+        </label>
+        <button type="button" onClick={() => setShowPicker((s) => !s)} aria-expanded={showPicker}>
+          Columns ({columns.length})
+        </button>
+        <button type="button" className="primary" disabled={selected.length < 1} onClick={() => navigate(href("/compare", { runs: selected }))}>
+          Compare {selected.length || ""}
+        </button>
+        {view !== "deleted" ? (
+          <button type="button" className="danger" disabled={selected.length === 0} onClick={() => void act((id) => api().deleteRun(id))}>
+            Delete selected
+          </button>
+        ) : null}
+        {view !== "active" ? (
+          <button type="button" disabled={selected.length === 0} onClick={() => void act((id) => api().restoreRun(id))}>
+            Restore selected
+          </button>
+        ) : null}
+        <label>
+          <input type="checkbox" checked={!state.flag("paused")} onChange={(e) => state.set({ paused: !e.target.checked }, { replace: true })} /> Live refresh
+          {live ? <span className="muted"> (on)</span> : null}
+        </label>
+      </div>
+      {showPicker ? <ColumnPicker keys={keys} columns={columns} onChange={(next) => state.set({ cols: next }, { replace: true })} /> : null}
+      <ErrorBox error={pages.error} title="Search failed" />
+      <ErrorBox error={actionError} />
+      <p className="muted" aria-live="polite">
+        {rows.length} run{rows.length === 1 ? "" : "s"} loaded{pages.done ? "" : ", scroll for more"}
+        {pages.loading ? " · loading…" : ""}
+      </p>
+      <div className="runs-table" ref={scroller} role="table" aria-label="Runs" aria-rowcount={rows.length + 1} data-testid="runs-table">
+        <div role="rowgroup">
+          {table.getHeaderGroups().map((group) => (
+            <div className="row head" role="row" key={group.id} style={{ width: totalWidth }}>
+              {group.headers.map((header) => {
+                const active = sort === header.column.id;
+                return (
+                  <div
+                    className="cell"
+                    role="columnheader"
+                    key={header.id}
+                    style={{ width: widthOf(header.column.id) }}
+                    aria-sort={active ? (descending ? "descending" : "ascending") : undefined}
+                  >
+                    {header.column.id === "select" ? (
+                      flexRender(header.column.columnDef.header, header.getContext())
+                    ) : (
+                      <button type="button" onClick={() => sortBy(header.column.id)} title="Sort on the server">
+                        {flexRender(header.column.columnDef.header, header.getContext())}
+                        {active ? (descending ? " ▼" : " ▲") : ""}
+                      </button>
+                    )}
+                  </div>
+                );
+              })}
+            </div>
+          ))}
+        </div>
+        <div role="rowgroup" style={{ height: virtualizer.getTotalSize(), position: "relative", width: totalWidth }}>
+          {items.map((item) => {
+            const row = table.getRowModel().rows[item.index];
+            if (!row) return null;
+            return <RunRow key={row.id} row={row} index={item.index} start={item.start} selected={selected.includes(row.id)} width={totalWidth} widthOf={widthOf} columns={tableColumns} />;
+          })}
+        </div>
+      </div>
+    </div>
+  );
+}
+
+/**
+ * One row of the virtualised table. Memoised: while scrolling only the rows that come into view
+ * render; the others keep their DOM (their props do not change).
+ */
+const RunRow = memo(function RunRow({
+  row,
+  index,
+  start,
+  selected,
+  width,
+  widthOf,
+}: {
+  row: Row<TreeRow>;
+  index: number;
+  start: number;
+  selected: boolean;
+  width: number;
+  widthOf: (id: string) => number;
+  /** The column definitions: a new set (columns picked, selection changed) renders the row again. */
+  columns: unknown;
+}) {
+  return (
+    <div
+      role="row"
+      aria-rowindex={index + 2}
+      aria-selected={selected}
+      className={`row${selected ? " selected" : ""}`}
+      data-run-id={row.id}
+      style={{ position: "absolute", top: 0, left: 0, height: ROW_HEIGHT, width, transform: `translateY(${start}px)` }}
+    >
+      {row.getVisibleCells().map((c) => (
+        <div className="cell" role="cell" key={c.id} style={{ width: widthOf(c.column.id) }}>
+          {flexRender(c.column.columnDef.cell, c.getContext())}
+        </div>
+      ))}
+    </div>
+  );
+});

@@ -1,0 +1,22 @@
+import { defineConfig } from "vitest/config";
+import { reporters } from "../../vitest.shared.ts";
+
+export default defineConfig({
+  test: {
+    reporters,
+    projects: [
+      { test: { name: "unit", include: ["src/**/*.test.{ts,tsx}"], environment: "jsdom" } },
+      {
+        test: {
+          name: "e2e",
+          include: ["e2e/**/*.e2e.test.ts"],
+          environment: "node",
+          globalSetup: ["@tracker/server/testing/global-setup"],
+          testTimeout: 120_000,
+          hookTimeout: 180_000,
+          fileParallelism: false,
+        },
+      },
+    ],
+  },
+});

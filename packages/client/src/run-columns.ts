@@ -1,0 +1,45 @@
+// Run searches for views that show a few columns (ext operations searchRunsColumns, listRunKeys).
+import { ClientCore } from "./client-core.js";
+import type { Run } from "./entities.js";
+import type { components } from "./generated/ext.js";
+import { Paginated } from "./pagination.js";
+import { expectData } from "./response.js";
+import type { SearchRunsOptions } from "./tracking.js";
+import { fromWireRun } from "./wire.js";
+
+export type RunKeys = components["schemas"]["RunKeys"];
+
+export interface SearchRunsColumnsOptions extends SearchRunsOptions {
+  /** Metric keys each run carries (latest values); none when omitted. */
+  metricKeys?: readonly string[];
+  paramKeys?: readonly string[];
+  /** Tag keys besides the system tags, which always come. */
+  tagKeys?: readonly string[];
+}
+
+export class RunColumnsClient extends ClientCore {
+  /** runs/search returning only the chosen metric, param and tag keys of each run, over all pages. */
+  searchRunsColumns(experimentIds: string | readonly string[], options: SearchRunsColumnsOptions = {}): Paginated<Run> {
+    const ids = typeof experimentIds === "string" ? [experimentIds] : [...experimentIds];
+    return new Paginated(async (pageToken) => {
+      const body = {
+        experiment_ids: ids,
+        filter: options.filter,
+        order_by: options.orderBy,
+        run_view_type: options.viewType,
+        max_results: options.pageSize ?? 1000,
+        page_token: pageToken,
+        metric_keys: options.metricKeys ? [...options.metricKeys] : undefined,
+        param_keys: options.paramKeys ? [...options.paramKeys] : undefined,
+        tag_keys: options.tagKeys ? [...options.tagKeys] : undefined,
+      };
+      const data = await expectData(this.ext.POST("/api/2.0/tracker/runs/search-columns", { body }));
+      return { items: (data.runs ?? []).map(fromWireRun), nextPageToken: data.next_page_token };
+    });
+  }
+
+  /** The distinct metric, param and tag keys of the experiments' runs (at most 5000 of each). */
+  async listRunKeys(experimentIds: readonly string[]): Promise<RunKeys> {
+    return expectData(this.ext.GET("/api/2.0/tracker/runs/keys", { params: { query: { experiment_ids: [...experimentIds] } } }));
+  }
+}
