@@ -11,7 +11,7 @@ export default defineConfig({
           name: "e2e",
           include: ["e2e/**/*.e2e.test.ts"],
           environment: "node",
-          globalSetup: ["@tracker/server/testing/global-setup"],
+          globalSetup: ["@tracker/testing/global-setup"],
           testTimeout: 120_000,
           hookTimeout: 180_000,
           fileParallelism: false,

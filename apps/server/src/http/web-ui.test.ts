@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestServer, type TestServer } from "../testing/test-server.js";
+import { startTestServer, type TestServer } from "@tracker/testing";
 import { WEB_UI_CSP } from "./web-ui.js";
 
 /** A stand-in for the built UI (apps/web/dist): an index with the namespace placeholder and one asset. */

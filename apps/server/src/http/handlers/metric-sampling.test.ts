@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { call, startTestServer, testDatabases, trackingApi, type Api, type TestServer } from "../../testing/test-server.js";
+import { call, startTestServer, testDatabases, trackingApi, type Api, type TestServer } from "@tracker/testing";
 
 interface Point {
   key: string;
