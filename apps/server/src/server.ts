@@ -27,7 +27,7 @@ export async function openDatabase(config: TrackerConfig): Promise<Database> {
   const database = connectDatabase({ databaseUrl: config.databaseUrl, pgliteDir });
   try {
     await migrateLatest(database.knex);
-    await ensureDefaultExperiment(database.knex, config.artifactRoot);
+    await ensureDefaultExperiment(database.knex, config);
   } catch (err) {
     await database.close().catch(() => undefined);
     throw err;

@@ -1,5 +1,5 @@
-import path from "node:path";
 import type { Services } from "./services.js";
+import { defaultExperimentLocation } from "./artifacts.js";
 import { alreadyExists, invalidParameter, invalidState, notFound } from "./errors.js";
 import { checkExperimentName, checkKey, checkValue, LIMITS } from "./limits.js";
 import type { ExperimentRecord, KeyValue, Page, ViewType } from "./model.js";
@@ -35,7 +35,7 @@ export async function createExperiment(
         {
           experiment_id: id,
           name: input.name,
-          artifact_location: input.artifactLocation || path.join(services.config.artifactRoot, String(id)),
+          artifact_location: input.artifactLocation || defaultExperimentLocation(services.config, id),
           lifecycle_stage: "active",
           creation_time: now,
           last_update_time: now,
