@@ -40,7 +40,12 @@ export async function sendArtifact(req: Request, res: Response, file: ArtifactFi
     await new Promise<void>((resolve, reject) => {
       res.sendFile(local, { dotfiles: "allow", acceptRanges: true, etag: true, lastModified: true, cacheControl: false }, (err?: Error & { code?: string; status?: number }) => {
         if (!err || err.code === "ECONNABORTED" || res.headersSent) resolve();
-        else reject(err.status === 404 ? notFound(`Artifact '${file.name}' not found`) : err);
+        else if (err.status === 416 || err.status === 412) {
+          // A range outside the file, a failed If-Match: the status alone (Content-Range set by send).
+          res.removeHeader("Content-Disposition");
+          res.status(err.status).end();
+          resolve();
+        } else reject(err.status === 404 ? notFound(`Artifact '${file.name}' not found`) : err);
       });
     });
     return;
