@@ -1,6 +1,7 @@
 // TrackerClient: the tracking and registry operations of revision C on one object, as MLflow's
 // MlflowClient has them.
 import { RunBatcher, type RunBatcherOptions } from "./batcher.js";
+import { ArtifactsClient } from "./artifacts.js";
 import { RegistryClient } from "./registry.js";
 import { ServerInfoClient } from "./server-info.js";
 import { TrackingClient } from "./tracking.js";
@@ -26,8 +27,8 @@ export class TrackerClient extends TrackingClient {
 // merging with mixins, see the TypeScript handbook's "Mixins"): every part extends ClientCore and
 // holds nothing but its `raw` and `ext` clients, which TrackerClient has. A new part of the client
 // (one module per concern) is added to both lists below.
-export interface TrackerClient extends RegistryClient, ServerInfoClient {}
-for (const part of [RegistryClient, ServerInfoClient]) {
+export interface TrackerClient extends RegistryClient, ServerInfoClient, ArtifactsClient {}
+for (const part of [RegistryClient, ServerInfoClient, ArtifactsClient]) {
   for (const name of Object.getOwnPropertyNames(part.prototype)) {
     if (name === "constructor") continue;
     const descriptor = Object.getOwnPropertyDescriptor(part.prototype, name);

@@ -20,6 +20,7 @@ export {
   type TransitionStageOptions,
 } from "./registry.js";
 export { ServerInfoClient, type ServerInfo } from "./server-info.js";
+export { ArtifactsClient, eachLimited, type ArtifactBody, type ArtifactFileSystem, type OpenedSource, type ProgressCallback, type TransferOptions } from "./artifacts.js";
 export { ClientCore } from "./client-core.js";
 export { RunBatcher, type BatchSink, type RunBatcherOptions } from "./batcher.js";
 export { LOG_BATCH_LIMITS } from "./batch-limits.js";
