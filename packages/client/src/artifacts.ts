@@ -190,7 +190,7 @@ async function send(client: ClientCore, method: string, path: string, init: Requ
 
 function requireFileSystem(client: ArtifactsClient, method: string): ArtifactFileSystem {
   const fileSystem = client.artifactFileSystem();
-  if (!fileSystem) throw new TypeError(`${method} needs a file system: import TrackerClient from "@tracker-ml/client" in Node`);
+  if (!fileSystem) throw new TypeError(`${method} needs a file system: use the TrackerClient of the Node entry (@tracker-ml/client under Node)`);
   return fileSystem;
 }
 
