@@ -9,6 +9,7 @@ import { getRun } from "./runs.js";
 import { getModelVersion } from "./registry/model-versions.js";
 import { decodeOffsetToken, encodeOffsetToken } from "./page-token.js";
 import { findRunRow } from "../store/runs.js";
+import { isKnownActive, rememberActive } from "./active-runs-cache.js";
 import { baseName, checkArtifactPath, joinArtifactPath, ROOT_PATH, type ArtifactPath } from "./artifact-store/artifact-path.js";
 import type { ArtifactEntry, ArtifactStore, WriteOptions } from "./artifact-store/artifact-store.js";
 import { LocalFolderStore } from "./artifact-store/local-folder-store.js";
@@ -207,11 +208,12 @@ const RUN_ID = /^[0-9a-f]{32}$/;
  */
 async function refuseDeletedRun(services: Services, p: ArtifactPath): Promise<void> {
   const [, runId] = p.split("/");
-  if (!runId || !RUN_ID.test(runId)) return;
+  if (!runId || !RUN_ID.test(runId) || isKnownActive(runId)) return;
   const row = await findRunRow(services.knex, runId);
   if (row && row.lifecycle_stage !== "active") {
     throw invalidParameter(`The run ${runId} must be in the 'active' state. Current state is ${row.lifecycle_stage}.`);
   }
+  if (row) rememberActive(runId);
 }
 
 export async function uploadToDestination(services: Services, rawPath: string, body: Readable, options: Omit<WriteOptions, "maxBytes">): Promise<void> {
