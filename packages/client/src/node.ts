@@ -12,12 +12,16 @@ import { TrackerClient as PortableTrackerClient } from "./client.js";
 
 export * from "./index.js";
 
+const SMALL_FILE_BYTES = 1024 * 1024;
+
 /** File-system access for the artifact methods, with node:fs. */
 export const nodeArtifactFileSystem: ArtifactFileSystem = {
   async open(source: unknown): Promise<OpenedSource | undefined> {
     if (typeof source === "string") {
       const stat = await fs.stat(source);
       if (!stat.isFile()) throw new TypeError(`${source} is not a file (use uploadArtifacts for a folder)`);
+      // Small files go as one buffer (with Content-Length); larger ones are streamed from disk.
+      if (stat.size <= SMALL_FILE_BYTES) return { body: new Uint8Array(await fs.readFile(source)), name: path.basename(source), size: stat.size };
       return { body: Readable.toWeb(createReadStream(source)) as ReadableStream<Uint8Array>, name: path.basename(source), size: stat.size };
     }
     if (source instanceof Readable) return { body: Readable.toWeb(source) as ReadableStream<Uint8Array> };
