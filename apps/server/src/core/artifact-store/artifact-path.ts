@@ -25,9 +25,9 @@ function decodedOnce(segment: string): string {
 }
 
 /**
- * Checks a relative artifact path: no NUL, no backslash, not absolute (`/x`, `C:x`), no `..` or
- * `.` name (also percent-encoded, e.g. `%2E%2E`), no name over 255 bytes. Empty names (`a//b`,
- * a trailing `/`) are dropped. Throws 400 INVALID_PARAMETER_VALUE; the message quotes the path the
+ * Checks a relative artifact path: no NUL, no backslash, not absolute (`/x`, `C:x`), no `..` name
+ * (nor `..` or `.` percent-encoded, e.g. `%2E%2E`), no name over 255 bytes. Empty names and `.`
+ * (`a//b`, `./a`, a trailing `/`) are dropped. Throws 400 INVALID_PARAMETER_VALUE; the message quotes the path the
  * client sent and never a server folder.
  */
 export function checkArtifactPath(raw: string, what = "path"): ArtifactPath {
@@ -35,7 +35,7 @@ export function checkArtifactPath(raw: string, what = "path"): ArtifactPath {
   if (raw.includes("\u0000")) throw refuse("it contains a NUL character");
   if (raw.includes("\\")) throw refuse("backslashes are not allowed");
   if (raw.startsWith("/") || /^[A-Za-z]:/.test(raw)) throw refuse("it must be relative");
-  const names = raw.split("/").filter((name) => name !== "");
+  const names = raw.split("/").filter((name) => name !== "" && name !== ".");
   for (const name of names) {
     const decoded = decodedOnce(name);
     if (decoded === "." || decoded === ".." || decoded.includes("/") || decoded.includes("\\")) throw refuse("'.' and '..' are not allowed");
