@@ -35,6 +35,7 @@ export interface ArtifactBenchResult {
   upload: Transfer;
   download: Transfer;
   small: { files: number; fileBytes: number; parallel: number; rounds: number[]; medianFilesPerSecond: number };
+  loadAverageStart: number[];
   loadAverage: number[];
   startedAt: Date;
 }
@@ -94,7 +95,8 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 export async function runArtifactBench(options: ArtifactBenchOptions): Promise<ArtifactBenchResult> {
   const { log } = options;
   const startedAt = new Date();
-  const fileBytes = options.quick ? 64 * MIB : 2048 * MIB;
+  const loadAverageStart = os.loadavg();
+  const fileBytes = options.quick ? 16 * MIB : 2048 * MIB;
   const work = await fs.mkdtemp(path.join(os.tmpdir(), "tracker-bench-artifacts-"));
   let server: ServerProcess | undefined;
   try {
@@ -149,6 +151,7 @@ export async function runArtifactBench(options: ArtifactBenchOptions): Promise<A
       upload: { seconds: upload.seconds, bytesPerSecond: rate(upload), rss: uploadRss },
       download: { seconds: download.seconds, bytesPerSecond: rate(download), rss: downloadRss },
       small: { files, fileBytes: smallBytes, parallel, rounds, medianFilesPerSecond: median(rounds) },
+      loadAverageStart,
       loadAverage: os.loadavg(),
       startedAt,
     };
@@ -194,7 +197,7 @@ export const ARTIFACT_SECTION_END = "<!-- artifact-bench:end -->";
 export function artifactMarkdown(r: ArtifactBenchResult, command: string): string {
   const lines = [ARTIFACT_SECTION_START, "## Artifact service", ""];
   lines.push(
-    `Measured by \`${command}\` on ${r.startedAt.toISOString()}; load average at the end ${r.loadAverage.map((x) => x.toFixed(2)).join(", ")}.`,
+    `Measured by \`${command}\` on ${r.startedAt.toISOString()}; load average (1, 5, 15 min) at the start ${r.loadAverageStart.map((x) => x.toFixed(2)).join(", ")}, at the end ${r.loadAverage.map((x) => x.toFixed(2)).join(", ")}.`,
     "**Other helpers' builds and tests were running on the same 2-core machine at the time**, so the absolute figures are",
     "low and noisy; the ratios compare runs made back to back under the same load.",
     "",
