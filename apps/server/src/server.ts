@@ -42,6 +42,13 @@ export async function startServer(config: TrackerConfig, logger: Logger = create
   const app = createApp({ services, logger, handlers });
   const server = http.createServer(app);
   answerClientErrors(server);
+  // Idle keep-alive connections stay open longer than clients keep theirs (undici 4 s, load
+  // balancers 60 s), so a client never sends on a connection the server is closing. Headers must
+  // arrive within headersTimeout; a body (a large artifact upload over a slow link) may take as long
+  // as it needs (Node's default requestTimeout of 300 s would cut it).
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
+  server.requestTimeout = 0;
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(config.port, config.host, () => resolve());
