@@ -19,7 +19,8 @@ describe.each(testDatabases())("revision C metrics, params, tags, batches, artif
   let api: Api;
   let experimentId: string;
   beforeAll(async () => {
-    server = await startTestServer(kind);
+    // Local artifact folders (as with --default-artifact-root): the artifact test writes into them directly.
+    server = await startTestServer(kind, { proxyArtifacts: false });
     api = trackingApi(server.url);
     experimentId = (await api.post<{ experiment_id: string }>("experiments/create", { name: "data-exp" })).body.experiment_id;
   });
