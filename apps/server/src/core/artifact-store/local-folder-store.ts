@@ -127,17 +127,29 @@ export class LocalFolderStore implements ArtifactStore {
   async write(p: ArtifactPath, body: Readable, options: WriteOptions): Promise<{ size: number }> {
     if (!p) throw invalidParameter("An artifact path must name a file");
     if (options.expectedLength !== undefined && options.expectedLength > options.maxBytes) throw tooLarge(options.maxBytes);
-    const target = await this.resolve(p);
-    if (target.exists && (await fs.stat(target.full)).isDirectory()) throw invalidParameter(`Cannot write '${p}': it is a directory`);
-    const dir = path.dirname(target.full);
-    try {
-      await fs.mkdir(dir, { recursive: true });
-    } catch (err) {
-      if (errno(err) === "EEXIST" || errno(err) === "ENOTDIR") throw invalidParameter(`Cannot write '${p}': a parent of it is a file`);
-      throw err;
+    // The parent folder is checked (symbolic links resolved) before anything is created: when it
+    // exists, that is one realpath; when not, its deepest existing ancestor is checked, the missing
+    // folders are created below it, and the result is checked again.
+    const slash = p.lastIndexOf("/");
+    const parentPath = (slash === -1 ? "" : p.slice(0, slash)) as ArtifactPath;
+    let parent = await this.resolve(parentPath);
+    if (!parent.exists) {
+      try {
+        await fs.mkdir(parent.full, { recursive: true });
+      } catch (err) {
+        if (errno(err) === "EEXIST" || errno(err) === "ENOTDIR") throw invalidParameter(`Cannot write '${p}': a parent of it is a file`);
+        throw err;
+      }
+      parent = await this.resolve(parentPath);
     }
-    // The parent may have been reached through a symbolic link created meanwhile: check again.
-    const realDir = (await this.resolve(path.posix.dirname(p) === "." ? ("" as ArtifactPath) : (path.posix.dirname(p) as ArtifactPath))).full;
+    const realDir = parent.full;
+    const final = path.join(realDir, path.posix.basename(p));
+    // An existing target: a symbolic link leading out is refused (as everywhere), a directory too.
+    const existing = await fs.realpath(final).catch((err: unknown) => {
+      if (errno(err) === "ENOENT" || errno(err) === "ENOTDIR") return undefined;
+      throw err;
+    });
+    if (existing !== undefined && !inside(existing, await this.rootReal())) throw invalidParameter(`Invalid path '${p}': it leads out of the artifact store`);
     const temp = path.join(realDir, `${UPLOAD_PREFIX}${randomUUID()}`);
     const md5 = options.md5 ? createHash("md5") : undefined;
     const sha256 = options.sha256 ? createHash("sha256") : undefined;
@@ -161,12 +173,14 @@ export class LocalFolderStore implements ArtifactStore {
       }
       if (md5 && !md5.digest().equals(options.md5!)) throw invalidParameter("Content-MD5 does not match the body; nothing was stored");
       if (sha256 && !sha256.digest().equals(options.sha256!)) throw invalidParameter("The SHA-256 digest does not match the body; nothing was stored");
-      await fs.rename(temp, path.join(realDir, path.posix.basename(p))).catch((err: unknown) => {
+      await fs.rename(temp, final).catch((err: unknown) => {
         if (errno(err) === "EISDIR" || errno(err) === "ENOTEMPTY" || errno(err) === "EEXIST") throw invalidParameter(`Cannot write '${p}': it is a directory`);
         throw err;
       });
     } catch (err) {
       await fs.rm(temp, { force: true }).catch(() => undefined);
+      // The parent is a file: the temporary file could not be created in it.
+      if (errno(err) === "ENOTDIR") throw invalidParameter(`Cannot write '${p}': a parent of it is a file`);
       throw err;
     }
     return { size };
