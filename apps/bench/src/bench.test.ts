@@ -42,8 +42,14 @@ describe.skipIf(!runnable)("pnpm bench --quick", () => {
     expect(result.explain?.plan).toMatch(/Execution Time/);
     expect(result.scale.find((s) => s.name === "runs/search")?.byWorkers.map((w) => w.workers)).toEqual([1, 2]);
 
+    // The artifact service: a 16 MiB file up and down, and rounds of small parallel uploads.
+    expect(result.artifacts?.upload.bytesPerSecond).toBeGreaterThan(0);
+    expect(result.artifacts?.download.rss?.peakBytes).toBeGreaterThan(0);
+    expect(result.artifacts?.small.rounds).toHaveLength(2);
+
     const checks = checkTargets(result);
     expect(checks.map((c) => c.target).join("\n")).toMatch(/log-batch ingest/);
+    expect(checks.map((c) => c.target).join("\n")).toMatch(/artifact upload of 16 MiB/);
     expect(consoleReport(result)).toMatch(/runs\/search/);
     const out = fs.mkdtempSync(path.join(os.tmpdir(), "tracker-bench-report-"));
     try {
@@ -51,9 +57,10 @@ describe.skipIf(!runnable)("pnpm bench --quick", () => {
       const markdown = fs.readFileSync(files[0], "utf8");
       expect(markdown).toMatch(/Load average at start/);
       expect(markdown).toMatch(/\| runs\/search \|/);
+      expect(markdown).toMatch(/## Artifact service/);
       expect(fs.readFileSync(path.join(out, "benchmarks", "explain-runs-search.txt"), "utf8")).toMatch(/Execution Time/);
     } finally {
       fs.rmSync(out, { recursive: true, force: true });
     }
-  }, 120_000);
+  }, 180_000);
 });

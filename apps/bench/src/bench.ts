@@ -11,6 +11,7 @@ import { STARTUP_BENCH } from "./paths.js";
 import { startCluster, type Cluster } from "./postgres.js";
 import { scenarios as defineScenarios, type Scenario } from "./scenarios.js";
 import { seed } from "./seed.js";
+import { runArtifactBench, type ArtifactBenchResult } from "./artifacts.js";
 import { measureCpu, runCli, sampleRss, startServer, type CpuReport, type RssReport } from "./server-process.js";
 import { FULL, FULL_LOAD, QUICK, QUICK_LOAD, type Load, type Sizes } from "./settings.js";
 
@@ -68,6 +69,7 @@ export interface BenchResult {
   scale: ScaleResult[];
   explain?: { sql: string; params: Array<string | null>; plan: string };
   startup?: StartupResult;
+  artifacts?: ArtifactBenchResult;
 }
 
 export async function runBench(options: BenchOptions): Promise<BenchResult> {
@@ -197,7 +199,14 @@ export async function runBench(options: BenchOptions): Promise<BenchResult> {
       fs.rmSync(jsonFile, { force: true });
     }
 
+    let artifacts: ArtifactBenchResult | undefined;
+    if (pick("artifacts")) {
+      log("");
+      artifacts = await runArtifactBench({ quick: options.quick, log });
+    }
+
     return {
+      artifacts,
       quick: options.quick,
       sizes,
       load,

@@ -1,6 +1,7 @@
 import type { BenchResult, ScenarioResult } from "./bench.js";
 import type { CpuReport } from "./server-process.js";
 import { TARGETS } from "./settings.js";
+import { artifactMarkdown, artifactTargets } from "./artifacts.js";
 
 /** The results as a console table and as docs/benchmarks.md; targets judged from the figures. */
 
@@ -54,6 +55,7 @@ export function checkTargets(result: BenchResult): TargetCheck[] {
       met: growth < TARGETS.historyRssGrowthBytes,
     });
   }
+  if (result.artifacts) checks.push(...artifactTargets(result.artifacts));
   for (const r of result.results) {
     const x = r.tracker.p99 / r.tracker.p50;
     checks.push({
@@ -235,6 +237,8 @@ export function markdownReport(result: BenchResult, command: string): string {
     lines.push(`| existing data dir | ${f(result.startup.existing.median)} | ${f(result.startup.existing.min)} | ${f(result.startup.existing.max)} | < 2 s |`);
     lines.push("");
   }
+
+  if (result.artifacts) lines.push(artifactMarkdown(result.artifacts, command), "");
 
   lines.push("## Data", "");
   lines.push(

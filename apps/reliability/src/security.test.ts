@@ -25,7 +25,8 @@ describe.each(testDatabases())("artifact paths cannot escape the artifact root (
   let runId: string;
   let root: string;
   beforeAll(async () => {
-    server = await startTestServer(kind);
+    // Local artifact folders (as with --default-artifact-root): the test writes into them directly.
+    server = await startTestServer(kind, { proxyArtifacts: false });
     outside = fs.mkdtempSync(path.join(os.tmpdir(), "tracker-outside-"));
     fs.writeFileSync(path.join(outside, "secret.txt"), SECRET);
     const api = trackingApi(server.url);
@@ -134,7 +135,8 @@ describe.each(testDatabases())("security headers (%s)", (kind) => {
   let server: TestServer;
   let runId: string;
   beforeAll(async () => {
-    server = await startTestServer(kind);
+    // Local artifact folders (as with --default-artifact-root): the test writes into them directly.
+    server = await startTestServer(kind, { proxyArtifacts: false });
     const exp = (await previewApi(server.url).post<{ experiment_id: number }>("experiments/create", { name: "headers" })).body.experiment_id;
     const run = (await previewApi(server.url).post<{ run: { info: { run_uuid: string; artifact_uri: string } } }>("runs/create", { experiment_id: exp })).body.run.info;
     runId = run.run_uuid;

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # A user's session through curl against a running tracker server (revision C):
 # create an experiment, start a run, log params and metrics over 100 steps, log a batch, set
-# tags, finish the run, search with a filter and order_by, read the metric history, and list
-# artifacts after writing a file into the run's artifact directory.
+# tags, finish the run, search with a filter and order_by, read the metric history, upload an
+# artifact through the server (as from a training machine), list it and download it back.
 # Usage: scripts/curl-session.sh http://127.0.0.1:5000     (needs curl and node for JSON)
 set -euo pipefail
 BASE="${1:-http://127.0.0.1:5000}"
@@ -30,7 +30,12 @@ POINTS=$(get metrics/get-history --data-urlencode "run_id=$RUN" --data-urlencode
 [ "$POINTS" = "100" ] || { echo "history has $POINTS points, expected 100" >&2; exit 1; }
 STATUS=$(get runs/get --data-urlencode "run_id=$RUN" | json .run.info.status)
 [ "$STATUS" = "FINISHED" ] || { echo "status $STATUS" >&2; exit 1; }
-mkdir -p "$ART/model" && echo "weights" > "$ART/model/weights.bin"
+# The run's artifacts are served by the server (artifact_uri mlflow-artifacts:/<exp>/<run>/artifacts).
+case "$ART" in mlflow-artifacts:/*) ;; *) echo "artifact_uri $ART is not proxied" >&2; exit 1 ;; esac
+TMP=$(mktemp) && trap 'rm -f "$TMP"' EXIT && echo "weights" > "$TMP"
+curl -sf -T "$TMP" "$BASE/api/2.0/mlflow-artifacts/artifacts/${ART#mlflow-artifacts:/}/model/weights.bin" >/dev/null
 FILES=$(get artifacts/list --data-urlencode "run_id=$RUN" --data-urlencode "path=model" | json '.files.map(f=>f.path+":"+f.file_size).join(",")')
 [ "$FILES" = "model/weights.bin:8" ] || { echo "artifacts: $FILES" >&2; exit 1; }
+BACK=$(curl -sf -G "$BASE/get-artifact" --data-urlencode "run_uuid=$RUN" --data-urlencode "path=model/weights.bin")
+[ "$BACK" = "weights" ] || { echo "downloaded '$BACK'" >&2; exit 1; }
 echo "session ok: experiment $EXP, run $RUN, 100 steps, search, history, artifacts"

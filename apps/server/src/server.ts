@@ -30,7 +30,7 @@ export async function openDatabase(config: TrackerConfig, logger?: Logger): Prom
   const database = connectDatabase({ databaseUrl: config.databaseUrl, pgliteDir, logger });
   try {
     await migrateLatest(database.knex);
-    await ensureDefaultExperiment(database.knex, config.artifactRoot);
+    await ensureDefaultExperiment(database.knex, config);
   } catch (err) {
     await database.close().catch(() => undefined);
     throw err;

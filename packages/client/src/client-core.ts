@@ -7,7 +7,16 @@ import { createRawClient, toClientOptions, type RawClient, type TrackerClientOpt
 
 export type { ExtPaths };
 
+/** What streaming transfers (artifact uploads and downloads) send with: no timeout, no buffering, no retry. */
+export interface TransferOptions {
+  baseUrl: string;
+  headers: Record<string, string>;
+  fetch: (request: Request) => Promise<Response>;
+}
+
 export class ClientCore {
+  /** For artifact transfers, which bypass the buffering, timed transport of `raw` and `ext`. */
+  readonly transfer: TransferOptions;
   /** The raw revision C client (openapi-fetch, same transport and options). */
   readonly raw: RawClient<"c">;
   /** The raw client of tracker's own operations (spec/ext.yaml; absolute paths). */
@@ -18,5 +27,9 @@ export class ClientCore {
     this.raw = createRawClient<paths>(resolved);
     const { apiPrefix: _ignored, ...rest } = resolved;
     this.ext = createExtClient(rest);
+    const headers: Record<string, string> = { ...resolved.headers };
+    if (resolved.token !== undefined) headers.Authorization = `Bearer ${resolved.token}`;
+    const send = resolved.fetch;
+    this.transfer = { baseUrl: resolved.baseUrl.replace(/\/+$/, ""), headers, fetch: send ?? ((request) => globalThis.fetch(request)) };
   }
 }

@@ -1,6 +1,7 @@
 // TrackerClient: the tracking and registry operations of revision C on one object, as MLflow's
 // MlflowClient has them.
 import { RunBatcher, type RunBatcherOptions } from "./batcher.js";
+import { ArtifactsClient } from "./artifacts.js";
 import { HealthClient } from "./health.js";
 import { MetricSamplingClient } from "./metric-sampling.js";
 import { ModelAliasClient } from "./model-aliases.js";
@@ -31,8 +32,9 @@ export class TrackerClient extends TrackingClient {
 // merging with mixins, see the TypeScript handbook's "Mixins"): every part extends ClientCore and
 // holds nothing but its `raw` and `ext` clients, which TrackerClient has. A new part of the client
 // (one module per concern) is added to both lists below.
-export interface TrackerClient extends RegistryClient, ModelAliasClient, RunInputsClient, ServerInfoClient, HealthClient, MetricSamplingClient, RunColumnsClient {}
-for (const part of [RegistryClient, ModelAliasClient, RunInputsClient, ServerInfoClient, HealthClient, MetricSamplingClient, RunColumnsClient]) {
+export interface TrackerClient
+  extends RegistryClient, ModelAliasClient, RunInputsClient, ServerInfoClient, HealthClient, MetricSamplingClient, RunColumnsClient, ArtifactsClient {}
+for (const part of [RegistryClient, ModelAliasClient, RunInputsClient, ServerInfoClient, HealthClient, MetricSamplingClient, RunColumnsClient, ArtifactsClient]) {
   for (const name of Object.getOwnPropertyNames(part.prototype)) {
     if (name === "constructor") continue;
     const descriptor = Object.getOwnPropertyDescriptor(part.prototype, name);

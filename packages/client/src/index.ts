@@ -25,6 +25,7 @@ export { ModelAliasClient, type ModelVersionWithAliases } from "./model-aliases.
 export { RunInputsClient, type Dataset, type DatasetInput } from "./run-inputs.js";
 export { RunColumnsClient, type RunKeys, type SearchRunsColumnsOptions } from "./run-columns.js";
 export { MetricSamplingClient, type MetricHistoryBulkIntervalOptions, type SampledMetric } from "./metric-sampling.js";
+export { ArtifactsClient, eachLimited, type ArtifactBody, type ArtifactFileSystem, type OpenedSource, type ProgressCallback, type TransferOptions } from "./artifacts.js";
 export { ClientCore } from "./client-core.js";
 export { RunBatcher, type BatchSink, type RunBatcherOptions } from "./batcher.js";
 export { LOG_BATCH_LIMITS } from "./batch-limits.js";

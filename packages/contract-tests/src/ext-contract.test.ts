@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -32,9 +33,13 @@ describe.each(testDatabases())("contract: client x server x ext.yaml on %s", (ki
   let server: ContractServer;
   let authServer: ContractServer;
   let ctx: ExtContext;
+  let artifacts: string;
 
   beforeAll(async () => {
-    [server, authServer] = await Promise.all([startContractServer(kind), startContractServer(kind, { TRACKER_AUTH_TOKEN: AUTH_TOKEN })]);
+    // Artifacts in a folder of their own; uploads above 1 MiB are refused (the scenario proves the 413).
+    artifacts = fs.mkdtempSync(path.join(os.tmpdir(), "tracker-contract-artifacts-"));
+    const env = { TRACKER_ARTIFACTS_DESTINATION: artifacts, TRACKER_MAX_ARTIFACT_SIZE: "1MiB" };
+    [server, authServer] = await Promise.all([startContractServer(kind, env), startContractServer(kind, { ...env, TRACKER_AUTH_TOKEN: AUTH_TOKEN })]);
     const options = { baseUrl: server.url, retry: false as const };
     ctx = {
       kind,
@@ -49,6 +54,7 @@ describe.each(testDatabases())("contract: client x server x ext.yaml on %s", (ki
   });
   afterAll(async () => {
     await Promise.all([server?.stop(), authServer?.stop()]);
+    fs.rmSync(artifacts, { recursive: true, force: true });
   });
 
   for (const scenario of scenarios) it(scenario.name, () => scenario.run(ctx));

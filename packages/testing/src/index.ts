@@ -6,3 +6,4 @@ export { CLI, runCli, startServerProcess, backendStore, type CliRun, type Server
 export { startCluster, postgresBinDir, type PgCluster } from "./pg-cluster.js";
 export { holdRequest, idleKeepAlive, keepAliveConnection, type HeldRequest, type KeepAliveConnection, type RawResponse } from "./raw-http.js";
 export { sendRaw, leaksIn, errorAnswerProblems, snapshotDatabase, changedTables, thrownBy, type RawAnswer, type Snapshot } from "./checks.js";
+export { chunked, rawRequest, type RawAnswer as RawArtifactAnswer } from "./artifact-http.js";

@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { configFromFlags, workerCount } from "./options.js";
+import { ConfigError, parseByteSize } from "../config/config.js";
 import { backendStore, freePort, runCli, startServerProcess } from "@tracker/testing";
 import { testDatabases } from "@tracker/testing";
 
@@ -24,6 +25,28 @@ describe("tracker CLI: flags and environment", () => {
     expect(workerCount({}, {})).toBe(1);
   });
 
+  it("takes the artifact flags: serving on by default, file:// URIs for folders, sizes with units", () => {
+    const defaults = configFromFlags({ backendStoreUri: "/d" }, {});
+    expect(defaults).toMatchObject({ serveArtifacts: true, proxyArtifacts: true, artifactsDestination: "/d/artifacts", artifactsOnly: false, maxArtifactSize: 10 * 1024 ** 3 });
+    const flagged = configFromFlags(
+      { backendStoreUri: "/d", serveArtifacts: false, artifactsDestination: "file:///srv/art", artifactsOnly: true, maxArtifactSize: 5, defaultArtifactRoot: "file:///srv/root" },
+      {},
+    );
+    expect(flagged).toMatchObject({ serveArtifacts: false, proxyArtifacts: false, artifactsDestination: "/srv/art", artifactsOnly: true, maxArtifactSize: 5, artifactRoot: "/srv/root" });
+    // An explicit root keeps local folders even while serving; the environment works as the flags do.
+    expect(configFromFlags({ defaultArtifactRoot: "/r" }, {})).toMatchObject({ serveArtifacts: true, proxyArtifacts: false, artifactRoot: "/r" });
+    expect(configFromFlags({}, { TRACKER_SERVE_ARTIFACTS: "0", TRACKER_ARTIFACTS_DESTINATION: "file:/e/a", TRACKER_MAX_ARTIFACT_SIZE: "512MB" })).toMatchObject({
+      serveArtifacts: false,
+      artifactsDestination: "/e/a",
+      maxArtifactSize: 512 * 1000 ** 2,
+    });
+    expect(parseByteSize("10GiB")).toBe(10 * 1024 ** 3);
+    expect(parseByteSize("1.5k")).toBe(1500);
+    expect(parseByteSize("1.5KiB")).toBe(1536);
+    for (const bad of ["", "-1", "ten", "0"]) expect(() => parseByteSize(bad)).toThrow(ConfigError);
+    for (const bad of ["s3://bucket/x", "file://other.host/x"]) expect(() => configFromFlags({ artifactsDestination: bad }, {})).toThrow(ConfigError);
+  });
+
   it("prints --help for every command", async () => {
     for (const args of [["--help"], ["server", "--help"], ["db", "--help"], ["db", "migrate", "--help"], ["db", "upgrade", "--help"]]) {
       const run = await runCli(args);
@@ -31,7 +54,7 @@ describe("tracker CLI: flags and environment", () => {
       expect(run.stdout).toMatch(/Usage: tracker/);
     }
     const server = await runCli(["server", "--help"]);
-    for (const flag of ["--host", "--port", "--backend-store-uri", "--default-artifact-root", "--workers", "--namespace"]) expect(server.stdout).toContain(flag);
+    for (const flag of ["--host", "--port", "--backend-store-uri", "--default-artifact-root", "--workers", "--namespace", "--no-serve-artifacts", "--artifacts-destination", "--artifacts-only", "--max-artifact-size"]) expect(server.stdout).toContain(flag);
   });
 
   it("answers a bad flag or value with one error line and exit code 2", async () => {

@@ -1,5 +1,5 @@
-import { Command, CommanderError } from "commander";
-import { ConfigError, type TrackerConfig } from "../config/config.js";
+import { Command, CommanderError, InvalidArgumentError } from "commander";
+import { ConfigError, parseByteSize, type TrackerConfig } from "../config/config.js";
 import { createLogger } from "../logging/logger.js";
 import { openDatabase, startServer } from "../server.js";
 import { isPrimary, runPrimary } from "./cluster.js";
@@ -40,9 +40,24 @@ function withServerFlags(cmd: Command): Command {
       "--backend-store-uri <uri>",
       "a postgresql:// URL, or a folder for the embedded database (env DATABASE_URL or TRACKER_DATA_DIR; default ./.tracker)",
     )
-    .option("--default-artifact-root <dir>", "root folder of run artifacts (env TRACKER_ARTIFACT_ROOT; default <data dir>/artifacts)")
+    .option(
+      "--default-artifact-root <dir>",
+      "folder (or file:// URI) for new experiments' artifacts, written directly by clients instead of through the server (env TRACKER_ARTIFACT_ROOT)",
+    )
+    .option("--no-serve-artifacts", "do not serve the mlflow-artifacts API (env TRACKER_SERVE_ARTIFACTS=0)")
+    .option("--artifacts-destination <dir>", "folder (or file:// URI) where served artifacts live (env TRACKER_ARTIFACTS_DESTINATION; default <data dir>/artifacts)")
+    .option("--artifacts-only", "serve only the artifact API; tracking and registry answer 503 (env TRACKER_ARTIFACTS_ONLY=1)")
+    .option("--max-artifact-size <bytes>", "largest artifact upload, e.g. 10GiB (env TRACKER_MAX_ARTIFACT_SIZE; default 10GiB)", byteSizeOption)
     .option("--namespace <name>", "path segment and system-tag prefix, e.g. mlflow (env TRACKER_NAMESPACE; default tracker)")
     .option("--log-format <format>", "auto (human lines on a terminal, JSON lines otherwise), json or pretty (env TRACKER_LOG_FORMAT; default auto)");
+}
+
+function byteSizeOption(value: string): number {
+  try {
+    return parseByteSize(value);
+  } catch (err) {
+    throw new InvalidArgumentError(errorText(err));
+  }
 }
 
 async function serve(flags: ServerFlags): Promise<void> {

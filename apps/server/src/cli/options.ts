@@ -10,6 +10,11 @@ export interface ServerFlags {
   namespace?: string;
   workers?: number;
   logFormat?: string;
+  /** commander's `--no-serve-artifacts` gives serveArtifacts: false. */
+  serveArtifacts?: boolean;
+  artifactsDestination?: string;
+  artifactsOnly?: boolean;
+  maxArtifactSize?: number;
 }
 
 export function parseIntegerOption(min: number, max: number) {
@@ -36,6 +41,11 @@ export function configFromFlags(flags: ServerFlags, env: NodeJS.ProcessEnv = pro
   if (flags.namespace !== undefined) overrides.namespace = flags.namespace;
   if (flags.defaultArtifactRoot !== undefined) overrides.artifactRoot = flags.defaultArtifactRoot;
   if (flags.logFormat !== undefined) overrides.logFormat = flags.logFormat as TrackerConfig["logFormat"];
+  // commander sets serveArtifacts to true when the flag is absent; only `--no-serve-artifacts` counts.
+  if (flags.serveArtifacts === false) overrides.serveArtifacts = false;
+  if (flags.artifactsDestination !== undefined) overrides.artifactsDestination = flags.artifactsDestination;
+  if (flags.artifactsOnly) overrides.artifactsOnly = true;
+  if (flags.maxArtifactSize !== undefined) overrides.maxArtifactSize = flags.maxArtifactSize;
   const env2 = { ...env };
   if (flags.backendStoreUri !== undefined) {
     if (isPostgresUrl(flags.backendStoreUri)) {

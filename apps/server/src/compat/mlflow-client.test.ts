@@ -1,5 +1,3 @@
-import fs from "node:fs";
-import path from "node:path";
 import { createRequire } from "node:module";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { backendStore, startServerProcess, type ServerProcess } from "@tracker/testing";
@@ -89,11 +87,12 @@ describe.each(testDatabases())("the npm `mlflow` client against tracker --namesp
     const history = await client.Metrics.getHistory({ run_id: runIds[0], metric_key: "loss" });
     expect(history.metrics?.map((m) => m.step)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
 
-    // A client on the same machine writes artifacts straight into the run's directory.
+    // The run's artifacts are proxied: a client anywhere uploads them through the server (the npm
+    // client has no upload, so this PUT is what MLflow's Python client sends), then lists them.
     const root = got.run.info.artifact_uri as string;
-    expect(path.isAbsolute(root)).toBe(true);
-    fs.mkdirSync(path.join(root, "model"), { recursive: true });
-    fs.writeFileSync(path.join(root, "model", "MLmodel"), "flavors: {}\n");
+    expect(root).toBe(`mlflow-artifacts:/${experiment_id}/${runIds[0]}/artifacts`);
+    const put = await fetch(`${server.url}/api/2.0/mlflow-artifacts/artifacts/${root.slice("mlflow-artifacts:/".length)}/model/MLmodel`, { method: "PUT", body: "flavors: {}\n" });
+    expect(put.status).toBe(200);
     const listed = await client.Artifacts.list({ run_id: runIds[0] });
     expect(listed.root_uri).toBe(root);
     expect(listed.files).toEqual([{ path: "model", is_dir: true }]);

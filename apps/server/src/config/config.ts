@@ -9,8 +9,25 @@ export interface TrackerConfig {
   databaseUrl?: string;
   /** Folder for the embedded database and the default artifact root. */
   dataDir: string;
-  /** Root folder under which experiments get their default artifact location. */
+  /**
+   * Local folder under which experiments get their default artifact location when artifacts are
+   * not proxied (`--default-artifact-root`, a folder or a `file://` URI), and below which runs with
+   * local artifact URIs are served.
+   */
   artifactRoot: string;
+  /** Serve the `mlflow-artifacts` API (on unless `--no-serve-artifacts`). */
+  serveArtifacts: boolean;
+  /**
+   * New experiments get `mlflow-artifacts:/<id>` (true when serving artifacts and no
+   * `--default-artifact-root` was given) instead of a folder below artifactRoot.
+   */
+  proxyArtifacts: boolean;
+  /** Local folder where proxied artifacts live (`--artifacts-destination`). */
+  artifactsDestination: string;
+  /** Serve only the artifact API: tracking and registry answer 503. */
+  artifactsOnly: boolean;
+  /** Largest artifact upload in bytes (`--max-artifact-size`; 10 GiB by default). */
+  maxArtifactSize: number;
   /** Path segment and system-tag prefix: `tracker` by default, `mlflow` for drop-in use. */
   namespace: string;
   logLevel: string;
@@ -44,6 +61,44 @@ function parseLogFormat(raw: string | undefined): LogFormat {
   return raw as LogFormat;
 }
 
+export const DEFAULT_MAX_ARTIFACT_SIZE = 10 * 1024 ** 3;
+
+/**
+ * A local folder given as a path or a `file://` URI (`file:///x`, `file:/x`, `file:x`), made
+ * absolute. `file://host/x` names another machine and is refused.
+ */
+export function localFolder(value: string, what: string): string {
+  if (/^file:/i.test(value)) {
+    if (/^file:\/\//i.test(value)) {
+      let url: URL;
+      try {
+        url = new URL(value);
+      } catch {
+        throw new ConfigError(`${what} is not a valid file:// URI: "${value}"`);
+      }
+      if (url.hostname !== "" && url.hostname !== "localhost") throw new ConfigError(`${what} names another host: "${value}"`);
+      return path.resolve(decodeURIComponent(url.pathname));
+    }
+    return path.resolve(value.slice("file:".length));
+  }
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(value)) throw new ConfigError(`${what} must be a local folder or a file:// URI, got "${value}"`);
+  return path.resolve(value);
+}
+
+/** `10737418240`, `512MB`, `10GiB`, `1.5G`: a byte count. */
+export function parseByteSize(raw: string, what = "size"): number {
+  const match = /^\s*(\d+(?:\.\d+)?)\s*([kmgt]?)(i?b?)\s*$/i.exec(raw);
+  if (!match) throw new ConfigError(`${what} must be a byte count such as 10737418240, 512MB or 10GiB, got "${raw}"`);
+  const unit = match[2]!.toLowerCase();
+  const base = match[3]!.toLowerCase().startsWith("i") || unit === "" ? 1024 : 1000;
+  const power = " kmgt".indexOf(unit === "" ? " " : unit);
+  const bytes = Math.floor(Number(match[1]) * base ** power);
+  if (!Number.isSafeInteger(bytes) || bytes < 1) throw new ConfigError(`${what} must be at least 1 byte, got "${raw}"`);
+  return bytes;
+}
+
+const flag = (raw: string | undefined): boolean | undefined => (raw === undefined || raw === "" ? undefined : !/^(0|false|no|off)$/i.test(raw));
+
 /** Reads the configuration from environment variables (see README: Configuration). */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<TrackerConfig> = {}): TrackerConfig {
   const dataDir = path.resolve(overrides.dataDir ?? env.TRACKER_DATA_DIR ?? "./.tracker");
@@ -52,12 +107,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     throw new ConfigError(`namespace must match ^[a-z][a-z0-9_-]{0,30}$, got "${namespace}"`);
   }
   const databaseUrl = overrides.databaseUrl ?? (env.DATABASE_URL || undefined);
+  const explicitRoot = overrides.artifactRoot ?? (env.TRACKER_ARTIFACT_ROOT || undefined);
+  const serveArtifacts = overrides.serveArtifacts ?? flag(env.TRACKER_SERVE_ARTIFACTS) ?? true;
   return {
     host: overrides.host ?? env.HOST ?? "127.0.0.1",
     port: overrides.port ?? parsePort(env.PORT, 5000),
     databaseUrl,
     dataDir,
-    artifactRoot: path.resolve(overrides.artifactRoot ?? env.TRACKER_ARTIFACT_ROOT ?? path.join(dataDir, "artifacts")),
+    artifactRoot: explicitRoot === undefined ? path.join(dataDir, "artifacts") : localFolder(explicitRoot, "the default artifact root"),
+    serveArtifacts,
+    proxyArtifacts: overrides.proxyArtifacts ?? (serveArtifacts && explicitRoot === undefined),
+    artifactsDestination: localFolder(overrides.artifactsDestination ?? (env.TRACKER_ARTIFACTS_DESTINATION || path.join(dataDir, "artifacts")), "the artifacts destination"),
+    artifactsOnly: overrides.artifactsOnly ?? flag(env.TRACKER_ARTIFACTS_ONLY) ?? false,
+    maxArtifactSize: overrides.maxArtifactSize ?? (env.TRACKER_MAX_ARTIFACT_SIZE ? parseByteSize(env.TRACKER_MAX_ARTIFACT_SIZE, "TRACKER_MAX_ARTIFACT_SIZE") : DEFAULT_MAX_ARTIFACT_SIZE),
     namespace,
     logLevel: overrides.logLevel ?? env.LOG_LEVEL ?? "info",
     logFormat: parseLogFormat(overrides.logFormat ?? env.TRACKER_LOG_FORMAT),

@@ -1,13 +1,25 @@
-import fs from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import type { Readable } from "node:stream";
+import type { TrackerConfig } from "../config/config.js";
 import type { Services } from "./services.js";
 import { invalidParameter, notFound } from "./errors.js";
 import type { Page } from "./model.js";
 import { getRun } from "./runs.js";
+import { getModelVersion } from "./registry/model-versions.js";
 import { decodeOffsetToken, encodeOffsetToken } from "./page-token.js";
+import { findRunRow } from "../store/runs.js";
+import { isKnownActive, rememberActive } from "./active-runs-cache.js";
+import { baseName, checkArtifactPath, joinArtifactPath, ROOT_PATH, type ArtifactPath } from "./artifact-store/artifact-path.js";
+import type { ArtifactEntry, ArtifactStore, WriteOptions } from "./artifact-store/artifact-store.js";
+import { LocalFolderStore } from "./artifact-store/local-folder-store.js";
 
-/** A run's artifacts on the local file system; every path is checked to stay inside the run's root. */
+/**
+ * Run artifacts, wherever they live: proxied runs (`mlflow-artifacts:` URIs) in the artifacts
+ * destination, runs with local folders below the server's artifact root. Every artifact URI is
+ * mapped to a store and a checked path inside it (`locate`), so every read, write and delete goes
+ * through one store and one path check (artifact-store/artifact-path.ts).
+ */
 
 export interface FileInfoRecord {
   path: string;
@@ -17,7 +29,42 @@ export interface FileInfoRecord {
 
 export const ARTIFACT_PAGE_SIZE = 1000;
 
-/** The local directory of an artifact URI (`/abs/path` or `file://`), or undefined for remote stores. */
+/** The stores of a server: the artifacts destination, and the root of local artifact folders. */
+export interface ArtifactStores {
+  destination: ArtifactStore;
+  localRoot: LocalFolderStore;
+  destinationRoot: LocalFolderStore;
+}
+
+const storesByConfig = new WeakMap<TrackerConfig, ArtifactStores>();
+
+export function artifactStores(config: TrackerConfig): ArtifactStores {
+  let stores = storesByConfig.get(config);
+  if (!stores) {
+    const destinationRoot = new LocalFolderStore(config.artifactsDestination);
+    const localRoot = path.resolve(config.artifactRoot) === path.resolve(config.artifactsDestination) ? destinationRoot : new LocalFolderStore(config.artifactRoot);
+    stores = { destination: destinationRoot, destinationRoot, localRoot };
+    storesByConfig.set(config, stores);
+  }
+  return stores;
+}
+
+/** The artifact location of a new experiment: proxied when serving artifacts, else a local folder. */
+export function defaultExperimentLocation(config: TrackerConfig, experimentId: number): string {
+  return config.proxyArtifacts ? `mlflow-artifacts:/${experimentId}` : path.join(config.artifactRoot, String(experimentId));
+}
+
+/** A place in a store. */
+export interface ArtifactLocation {
+  store: ArtifactStore;
+  path: ArtifactPath;
+}
+
+const MLFLOW_ARTIFACTS_ANCHOR = "/api/2.0/mlflow-artifacts/artifacts";
+
+const inside = (child: string, parent: string) => child === parent || child.startsWith(parent.endsWith(path.sep) ? parent : parent + path.sep);
+
+/** The local directory of an artifact URI (`/abs/path` or `file:`), or undefined for other schemes. */
 export function localArtifactRoot(artifactUri: string): string | undefined {
   if (artifactUri.startsWith("file://")) return fileURLToPath(artifactUri);
   if (artifactUri.startsWith("file:")) return artifactUri.slice("file:".length);
@@ -25,105 +72,158 @@ export function localArtifactRoot(artifactUri: string): string | undefined {
   return undefined;
 }
 
-/** Checks a client-given relative path: no `..` segments, not absolute, no NUL. */
-export function checkRelativeArtifactPath(relative: string): string {
-  const normalized = relative.replace(/\\/g, "/");
-  if (normalized.includes("\u0000")) throw invalidParameter("Invalid path: it contains a NUL character");
-  if (normalized.startsWith("/") || /^[A-Za-z]:/.test(normalized)) throw invalidParameter(`Invalid path '${relative}': it must be relative`);
-  if (normalized.split("/").some((segment) => segment === "..")) {
-    throw invalidParameter(`Invalid path '${relative}': '..' is not allowed`);
-  }
-  return normalized.replace(/^\.\/+/, "").replace(/\/+$/, "");
-}
-
-const inside = (child: string, parent: string) => child === parent || child.startsWith(parent.endsWith(path.sep) ? parent : parent + path.sep);
-
 /**
- * The run's local artifact directory, which must lie inside the server's artifact root: a run (or
- * experiment) whose artifact location points elsewhere on this machine is not served, so a client
- * cannot read arbitrary folders by creating an experiment with `artifact_location: "/etc"`.
+ * Where an artifact URI's files are: `mlflow-artifacts:[//host:port]/<path>` and
+ * `http(s)://.../api/2.0/mlflow-artifacts/artifacts/<path>` in the destination (the host is
+ * ignored, as MLflow's server does), a local folder in the store it lies under. Undefined for
+ * remote stores the server does not read (s3://, ...). A local folder outside both roots is
+ * refused (400): a client must not read `/etc` by creating an experiment located there.
  */
-function servedRoot(services: Services, rootUri: string): string | undefined {
-  let root: string | undefined;
+export function locate(config: TrackerConfig, artifactUri: string): ArtifactLocation | undefined {
+  const stores = artifactStores(config);
+  if (/^mlflow-artifacts:/i.test(artifactUri)) {
+    let rest = artifactUri.slice("mlflow-artifacts:".length);
+    if (rest.startsWith("//")) rest = rest.slice(2).replace(/^[^/]*/, "");
+    return { store: stores.destination, path: checkArtifactPath(decodeSafely(rest.replace(/^\/+/, "")), "artifact location") };
+  }
+  if (/^https?:\/\//i.test(artifactUri)) {
+    const at = artifactUri.indexOf(MLFLOW_ARTIFACTS_ANCHOR);
+    if (at === -1) return undefined;
+    const rest = artifactUri.slice(at + MLFLOW_ARTIFACTS_ANCHOR.length).replace(/[?#].*$/, "");
+    return { store: stores.destination, path: checkArtifactPath(decodeSafely(rest.replace(/^\/+/, "")), "artifact location") };
+  }
+  let local: string | undefined;
   try {
-    root = localArtifactRoot(rootUri);
+    local = localArtifactRoot(artifactUri);
   } catch {
-    // e.g. file://other-host/x, which names no local folder
-    throw invalidParameter(`The artifact location '${rootUri}' is not a valid local path`);
+    throw invalidParameter(`The artifact location '${artifactUri}' is not a valid local path`);
   }
-  if (root === undefined) return undefined;
-  const resolved = path.resolve(root);
-  if (!inside(resolved, path.resolve(services.config.artifactRoot))) {
-    throw invalidParameter(`The artifact location '${rootUri}' is outside the server's artifact root; its files are not served`);
+  if (local === undefined) return undefined;
+  const resolved = path.resolve(local);
+  for (const store of [stores.localRoot, stores.destinationRoot]) {
+    const root = path.resolve(store.root);
+    if (inside(resolved, root)) {
+      return { store, path: checkArtifactPath(path.relative(root, resolved).split(path.sep).join("/"), "artifact location") };
+    }
   }
-  return resolved;
+  throw invalidParameter(`The artifact location '${artifactUri}' is outside the server's artifact root; its files are not served`);
 }
 
-/**
- * Resolves `relative` inside `root`, following symlinks, and refuses anything that ends up outside
- * the run's directory or the server's artifact root (a symlinked run directory included).
- */
-async function resolveInside(services: Services, root: string, relative: string): Promise<{ target: string; realRoot: string } | undefined> {
-  const target = path.resolve(root, relative);
-  let realBase: string;
-  let realRoot: string;
-  let realTarget: string;
+function decodeSafely(text: string): string {
   try {
-    realBase = await fs.realpath(services.config.artifactRoot);
-    realRoot = await fs.realpath(root);
-    realTarget = await fs.realpath(target);
+    return decodeURIComponent(text);
   } catch {
-    return undefined; // does not exist
+    return text;
   }
-  if (!inside(realRoot, realBase) || !inside(realTarget, realRoot)) {
-    throw invalidParameter(`Invalid path '${relative}': it leaves the run's artifact directory`);
-  }
-  return { target: realTarget, realRoot };
 }
 
+/** The run's artifact root in its store, or undefined when the run's artifacts are not served. */
+async function runLocation(services: Services, runId: string): Promise<{ rootUri: string; location: ArtifactLocation | undefined }> {
+  const run = await getRun(services, runId);
+  return { rootUri: run.info.artifactUri, location: locate(services.config, run.info.artifactUri) };
+}
+
+const toRecord = (prefix: string, e: ArtifactEntry): FileInfoRecord => {
+  const entryPath = prefix ? `${prefix}/${e.name}` : e.name;
+  return e.isDir ? { path: entryPath, isDir: true } : { path: entryPath, isDir: false, fileSize: e.size };
+};
+
+/** artifacts/list of every revision: one level, run-relative paths, pages of ARTIFACT_PAGE_SIZE. */
 export async function listArtifacts(
   services: Services,
   runId: string,
   relativePath: string | undefined,
   pageToken?: string,
 ): Promise<{ rootUri: string; page: Page<FileInfoRecord> }> {
-  const run = await getRun(services, runId);
-  const rootUri = run.info.artifactUri;
-  const relative = checkRelativeArtifactPath(relativePath ?? "");
+  const relative = checkArtifactPath(relativePath ?? "");
+  const { rootUri, location } = await runLocation(services, runId);
   const offset = pageToken ? decodeOffsetToken(pageToken) : 0;
-  const root = servedRoot(services, rootUri);
-  if (!root) return { rootUri, page: { items: [] } };
-  const resolved = await resolveInside(services, root, relative);
-  if (!resolved) return { rootUri, page: { items: [] } };
-  const dir = resolved.target;
-  const stat = await fs.stat(dir);
-  if (!stat.isDirectory()) return { rootUri, page: { items: [] } };
-  const entries = (await fs.readdir(dir, { withFileTypes: true })).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  const slice = entries.slice(offset, offset + ARTIFACT_PAGE_SIZE);
-  const items: FileInfoRecord[] = [];
-  for (const entry of slice) {
-    const entryPath = relative ? `${relative}/${entry.name}` : entry.name;
-    const full = path.join(dir, entry.name);
-    const real = await fs.realpath(full).catch(() => undefined);
-    if (!real || !inside(real, resolved.realRoot)) continue; // dangling, or a symlink leading out: not shown
-    const info = await fs.stat(real).catch(() => undefined);
-    if (!info) continue;
-    items.push(info.isDirectory() ? { path: entryPath, isDir: true } : { path: entryPath, isDir: false, fileSize: info.size });
-  }
+  if (!location) return { rootUri, page: { items: [] } };
+  const entries = (await location.store.list(joinArtifactPath(location.path, relative))) ?? [];
+  const items = entries.slice(offset, offset + ARTIFACT_PAGE_SIZE).map((e) => toRecord(relative, e));
   const next = offset + ARTIFACT_PAGE_SIZE < entries.length ? encodeOffsetToken(offset + ARTIFACT_PAGE_SIZE) : undefined;
   return { rootUri, page: { items, nextPageToken: next } };
 }
 
-/** Revision A's artifacts/get: the absolute file to stream, after every path check. */
-export async function artifactFile(services: Services, runId: string, relativePath: string): Promise<{ file: string; size: number }> {
-  const run = await getRun(services, runId);
-  const relative = checkRelativeArtifactPath(relativePath);
+/** A file to send: its store and checked path, after checking it exists and is a file (404 otherwise). */
+export interface ArtifactFile extends ArtifactLocation {
+  name: string;
+}
+
+async function existingFile(location: ArtifactLocation | undefined, shown: string): Promise<ArtifactFile> {
+  if (!location) throw notFound(`Artifact '${shown}' is not stored on this server`);
+  const stat = await location.store.stat(location.path);
+  if (!stat) throw notFound(`Artifact '${shown}' not found`);
+  if (stat.isDir) throw notFound(`Artifact '${shown}' is a directory, not a file`);
+  return { ...location, name: baseName(location.path) };
+}
+
+function requireFilePath(relativePath: string): ArtifactPath {
+  const relative = checkArtifactPath(relativePath);
   if (!relative) throw invalidParameter("path must name a file");
-  const root = servedRoot(services, run.info.artifactUri);
-  if (!root) throw notFound(`Artifact '${relativePath}' is not on the local file system`);
-  const file = (await resolveInside(services, root, relative))?.target;
-  if (!file) throw notFound(`Artifact '${relativePath}' not found for run with id=${runId}`);
-  const stat = await fs.stat(file);
-  if (!stat.isFile()) throw notFound(`Artifact '${relativePath}' is not a file`);
-  return { file, size: stat.size };
+  return relative;
+}
+
+/** A run's artifact file (revision A's artifacts/get, /get-artifact). */
+export async function runArtifactFile(services: Services, runId: string, relativePath: string): Promise<ArtifactFile> {
+  const relative = requireFilePath(relativePath);
+  const { location } = await runLocation(services, runId);
+  return existingFile(location && { store: location.store, path: joinArtifactPath(location.path, relative) }, relativePath);
+}
+
+/**
+ * A file below a model version's source (/model-versions/get-artifact): `runs:/<run_id>/<path>`
+ * resolves to that run's artifacts, other sources as artifact URIs.
+ */
+export async function modelVersionArtifactFile(services: Services, name: string, version: string, relativePath: string): Promise<ArtifactFile> {
+  const relative = requireFilePath(relativePath);
+  const { source } = await getModelVersion(services, { name, version });
+  const runs = /^runs:\/+([^/]+)\/?(.*)$/.exec(source);
+  let location: ArtifactLocation | undefined;
+  if (runs) {
+    const run = await runLocation(services, runs[1]!);
+    location = run.location && { store: run.location.store, path: joinArtifactPath(run.location.path, checkArtifactPath(runs[2]!, "source")) };
+  } else {
+    location = locate(services.config, source);
+  }
+  return existingFile(location && { store: location.store, path: joinArtifactPath(location.path, relative) }, relativePath);
+}
+
+// The mlflow-artifacts API: paths relative to the artifacts destination.
+
+/** One level below `rawPath` (basenames), or undefined when it is not a directory. */
+export async function listDestination(services: Services, rawPath: string): Promise<ArtifactEntry[] | undefined> {
+  return artifactStores(services.config).destination.list(checkArtifactPath(rawPath));
+}
+
+export async function destinationFile(services: Services, rawPath: string): Promise<ArtifactFile> {
+  return existingFile({ store: artifactStores(services.config).destination, path: requireFilePath(rawPath) }, rawPath);
+}
+
+const RUN_ID = /^[0-9a-f]{32}$/;
+
+/**
+ * Refuses a write below a deleted run: `<experiment_id>/<run_id>/artifacts/...` names the run
+ * whose artifact URI it is (as tracker and MLflow lay proxied runs out).
+ */
+async function refuseDeletedRun(services: Services, p: ArtifactPath): Promise<void> {
+  const [, runId] = p.split("/");
+  if (!runId || !RUN_ID.test(runId) || isKnownActive(runId)) return;
+  const row = await findRunRow(services.knex, runId);
+  if (row && row.lifecycle_stage !== "active") {
+    throw invalidParameter(`The run ${runId} must be in the 'active' state. Current state is ${row.lifecycle_stage}.`);
+  }
+  if (row) rememberActive(runId);
+}
+
+export async function uploadToDestination(services: Services, rawPath: string, body: Readable, options: Omit<WriteOptions, "maxBytes">): Promise<void> {
+  const p = requireFilePath(rawPath);
+  await refuseDeletedRun(services, p);
+  await artifactStores(services.config).destination.write(p, body, { ...options, maxBytes: services.config.maxArtifactSize });
+}
+
+export async function deleteFromDestination(services: Services, rawPath: string): Promise<void> {
+  const p = checkArtifactPath(rawPath);
+  if (p === ROOT_PATH) throw invalidParameter("path must name a directory below the artifacts destination");
+  await artifactStores(services.config).destination.delete(p);
 }

@@ -1,5 +1,6 @@
-import path from "node:path";
 import type { Services } from "./services.js";
+import { defaultExperimentLocation } from "./artifacts.js";
+import { forgetActiveRuns } from "./active-runs-cache.js";
 import { alreadyExists, invalidParameter, invalidState, notFound } from "./errors.js";
 import { checkExperimentName, checkKey, checkValue, LIMITS } from "./limits.js";
 import type { ExperimentRecord, KeyValue, Page, ViewType } from "./model.js";
@@ -35,7 +36,7 @@ export async function createExperiment(
         {
           experiment_id: id,
           name: input.name,
-          artifact_location: input.artifactLocation || path.join(services.config.artifactRoot, String(id)),
+          artifact_location: input.artifactLocation || defaultExperimentLocation(services.config, id),
           lifecycle_stage: "active",
           creation_time: now,
           last_update_time: now,
@@ -99,8 +100,10 @@ export async function deleteExperiment(services: Services, id: number): Promise<
     if (!row || row.lifecycle_stage === "deleted") throw missing(id);
     const now = nowMs();
     await store.updateExperimentRow(trx, id, { lifecycle_stage: "deleted", last_update_time: now });
+    forgetActiveRuns();
     await store.setRunsDeletedWithExperiment(trx, id, true, now);
   });
+  forgetActiveRuns(); // again after the commit: an upload may have re-read the old state meanwhile
 }
 
 export async function restoreExperiment(services: Services, id: number): Promise<void> {

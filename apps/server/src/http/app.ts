@@ -11,6 +11,7 @@ import { mlflowDocument } from "./mlflow-documents.js";
 import { originOf } from "./request-origin.js";
 import { searchByGet } from "./get-as-post.js";
 import { docsDirectory, revisionOf, SPEC_ORDER, specPath, type SpecName } from "./revisions.js";
+import { artifactPathAsOneSegment, artifactServiceGate, isArtifactUpload } from "./artifact-routes.js";
 import { bearerAuth, rejectNulCharacters, securityHeaders, verifyUtf8 } from "./security.js";
 import { defaultWebDirectory, webUi } from "./web-ui.js";
 
@@ -107,14 +108,20 @@ export function createApp({ services, logger, handlers }: AppOptions): Express {
     }),
   );
   app.use(normaliseRequest(services.config.namespace));
+  app.use(artifactPathAsOneSegment());
   // Before anything reads a body: without the token (when one is configured) only the health probes answer.
   app.use(bearerAuth(services.config.authToken));
+  app.use(artifactServiceGate(services.config));
 
-  // Bodies are JSON whatever the Content-Type says (as MLflow's server does); at most 1 MB.
-  app.use(express.json({ limit: "1mb", type: () => true, strict: false, verify: verifyUtf8 }));
+  // Bodies are JSON whatever the Content-Type says (as MLflow's server does); at most 1 MB. An
+  // artifact upload's body is the file: its handler streams it to disk.
+  const json = express.json({ limit: "1mb", type: () => true, strict: false, verify: verifyUtf8 });
+  app.use((req, res, next) => (isArtifactUpload(req) ? next() : json(req, res, next)));
   app.use(searchByGet);
   app.use((req, _res, next) => {
-    if (req.method !== "GET") {
+    if (isArtifactUpload(req)) {
+      req.headers["content-type"] = "application/octet-stream";
+    } else if (req.method !== "GET") {
       // An empty body counts as {}; a parsed body is JSON whatever its Content-Type said.
       if (req.body === undefined || req.body === null) req.body = {};
       req.headers["content-type"] = "application/json";

@@ -25,6 +25,9 @@ export interface ConnectionControl {
 export function manageConnections(server: Server): ConnectionControl {
   server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
   server.headersTimeout = HEADERS_TIMEOUT_MS;
+  // A body (a large artifact upload over a slow link) may take as long as it needs: Node's default
+  // requestTimeout of 300 s would cut it. Headers must still arrive within headersTimeout.
+  server.requestTimeout = 0;
   const inFlight = new Set<ServerResponse>();
   let closing = false;
   // First listener, before the app: it sees every request before anything is answered.

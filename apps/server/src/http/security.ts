@@ -76,7 +76,7 @@ export class InvalidUtf8Error extends Error {
   readonly status = 400;
   readonly type = "encoding.invalid.utf8";
   constructor() {
-    super("Request body is not valid UTF-8");
+    super("Request body is not valid UTF-8 (JSON bodies must be UTF-8)");
   }
 }
 
@@ -85,7 +85,9 @@ export class InvalidUtf8Error extends Error {
  * invalid byte sequences are refused instead of being turned silently into U+FFFD.
  */
 export function verifyUtf8(_req: IncomingMessage, _res: unknown, buf: Buffer, encoding: string): void {
-  if (/^utf-?8$/i.test(encoding) && !isUtf8(buf)) throw new InvalidUtf8Error();
+  // Only UTF-8 is JSON's interchange encoding (RFC 8259): a body declared as UTF-16 is refused too,
+  // rather than decoded into something else (one byte of UTF-16 decodes to nothing, read as {}).
+  if (!/^utf-?8$/i.test(encoding) || !isUtf8(buf)) throw new InvalidUtf8Error();
 }
 
 /**

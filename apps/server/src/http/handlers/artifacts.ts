@@ -1,28 +1,47 @@
-import { createReadStream } from "node:fs";
-import path from "node:path";
-import { pipeline } from "node:stream/promises";
+import type { Request } from "express";
 import * as artifacts from "../../core/artifacts.js";
+import { invalidParameter, TrackerError } from "../../core/errors.js";
 import type { HandlerTable } from "../operation-handler.js";
 import { optionalString, requiredString, runId } from "../input.js";
+import { sendArtifact } from "../artifact-download.js";
 
-/** Artifact operations: list (every revision) and revision A's download. */
+/**
+ * Artifact operations: list of every revision, revision A's download, the mlflow-artifacts API
+ * (spec/ext.yaml: downloadArtifact, uploadArtifact, deleteArtifacts, listArtifactDirectory) and
+ * the browser downloads (getRunArtifactFile, getModelVersionArtifactFile).
+ */
 
-const CONTENT_TYPES: Record<string, string> = {
-  ".txt": "text/plain; charset=utf-8",
-  ".log": "text/plain; charset=utf-8",
-  ".md": "text/markdown; charset=utf-8",
-  ".csv": "text/csv; charset=utf-8",
-  ".json": "application/json",
-  ".yaml": "application/x-yaml",
-  ".yml": "application/x-yaml",
-  ".html": "text/plain; charset=utf-8",
-  ".png": "image/png",
-  ".jpg": "image/jpeg",
-  ".jpeg": "image/jpeg",
-  ".gif": "image/gif",
-  ".svg": "text/plain; charset=utf-8",
-  ".pdf": "application/pdf",
-};
+interface OpenApiInfo {
+  openapi?: { pathParams?: Record<string, string> };
+}
+
+/** The `{artifact_path}` the validator matched (decoded; see artifact-routes.ts). */
+function artifactPath(req: Request): string {
+  const raw = (req as Request & OpenApiInfo).openapi?.pathParams?.artifact_path ?? "";
+  return raw;
+}
+
+/** A base64 header value as bytes of the given length, or 400. */
+function base64Digest(value: string, bytes: number, what: string): Buffer {
+  const decoded = Buffer.from(value.trim(), "base64");
+  if (!/^[A-Za-z0-9+/]+={0,2}$/.test(value.trim()) || decoded.length !== bytes) throw invalidParameter(`${what} is not a base64 digest of ${bytes} bytes`);
+  return decoded;
+}
+
+/** `Digest: sha-256=<b64>[, md5=...]` (RFC 3230): the SHA-256 value, if given. */
+function sha256Of(header: string | undefined): Buffer | undefined {
+  if (!header) return undefined;
+  for (const part of header.split(",")) {
+    const eq = part.indexOf("=");
+    if (eq !== -1 && part.slice(0, eq).trim().toLowerCase() === "sha-256") return base64Digest(part.slice(eq + 1), 32, "Digest sha-256");
+  }
+  return undefined;
+}
+
+function contentLength(req: Request): number | undefined {
+  const raw = req.headers["content-length"];
+  return raw === undefined ? undefined : Number(raw);
+}
 
 export const artifactHandlers: HandlerTable = {
   async listArtifacts({ input, services }) {
@@ -31,15 +50,54 @@ export const artifactHandlers: HandlerTable = {
     return page.nextPageToken ? { root_uri: rootUri, files, next_page_token: page.nextPageToken } : { root_uri: rootUri, files };
   },
 
-  async getArtifact({ input, services, res }) {
-    const { file, size } = await artifacts.artifactFile(services, runId(input), requiredString(input, "path"));
-    // HTML and SVG are served as text so a browser never runs their scripts from this origin.
-    res.status(200);
-    res.setHeader("Content-Type", CONTENT_TYPES[path.extname(file).toLowerCase()] ?? "application/octet-stream");
-    res.setHeader("Content-Length", String(size));
-    res.setHeader("X-Content-Type-Options", "nosniff");
-    res.setHeader("Content-Disposition", `attachment; filename="${path.basename(file).replace(/["\\\r\n]/g, "_")}"`);
-    await pipeline(createReadStream(file), res);
+  async getArtifact({ input, services, req, res }) {
+    await sendArtifact(req, res, await artifacts.runArtifactFile(services, runId(input), requiredString(input, "path")));
     return undefined;
+  },
+
+  async getRunArtifactFile({ input, services, req, res }) {
+    await sendArtifact(req, res, await artifacts.runArtifactFile(services, runId(input), requiredString(input, "path")));
+    return undefined;
+  },
+
+  async getModelVersionArtifactFile({ input, services, req, res }) {
+    const file = await artifacts.modelVersionArtifactFile(services, requiredString(input, "name"), requiredString(input, "version"), requiredString(input, "path"));
+    await sendArtifact(req, res, file);
+    return undefined;
+  },
+
+  async downloadArtifact({ services, req, res }) {
+    await sendArtifact(req, res, await artifacts.destinationFile(services, artifactPath(req)));
+    return undefined;
+  },
+
+  async uploadArtifact({ services, req, res }) {
+    try {
+      const md5Header = req.headers["content-md5"];
+      await artifacts.uploadToDestination(services, artifactPath(req), req, {
+        expectedLength: contentLength(req),
+        md5: typeof md5Header === "string" ? base64Digest(md5Header, 16, "Content-MD5") : undefined,
+        sha256: sha256Of(typeof req.headers.digest === "string" ? req.headers.digest : undefined),
+      });
+    } catch (err) {
+      // The body may be unread: answer, then close the connection rather than read the rest.
+      if (!req.readableEnded) res.setHeader("Connection", "close");
+      if (err instanceof TrackerError) throw err;
+      const code = (err as NodeJS.ErrnoException).code;
+      if (req.destroyed || code === "ECONNRESET" || code === "ERR_STREAM_PREMATURE_CLOSE") throw invalidParameter("The upload ended before its end; nothing was stored");
+      throw err;
+    }
+    return {};
+  },
+
+  async deleteArtifacts({ services, req }) {
+    await artifacts.deleteFromDestination(services, artifactPath(req));
+    return {};
+  },
+
+  async listArtifactDirectory({ input, services }) {
+    const entries = await artifacts.listDestination(services, optionalString(input, "path") ?? "");
+    if (!entries || entries.length === 0) return {};
+    return { files: entries.map((e) => (e.isDir ? { path: e.name, is_dir: true } : { path: e.name, is_dir: false, file_size: e.size })) };
   },
 };

@@ -38,7 +38,7 @@ describe.each(testDatabases())("revision C experiments on %s", (kind) => {
       lifecycle_stage: "active",
       tags: [{ key: "team", value: "vision" }],
     });
-    expect(res.body.experiment.artifact_location).toBe(`${suite.server.dataDir}/artifacts/${id}`);
+    expect(res.body.experiment.artifact_location).toBe(`mlflow-artifacts:/${id}`);
     expect(res.body.experiment.creation_time).toBeGreaterThanOrEqual(before);
     expect(res.body.runs).toEqual([]);
   });

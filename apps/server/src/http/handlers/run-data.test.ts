@@ -15,7 +15,8 @@ interface Run {
 }
 
 describe.each(testDatabases())("revision C metrics, params, tags, batches, artifacts on %s", (kind) => {
-  const suite = useTestServer(kind);
+  // Local artifact folders (as with --default-artifact-root): the artifact test writes into them directly.
+  const suite = useTestServer(kind, { proxyArtifacts: false });
   const { api } = suite;
   let experimentId: string;
   beforeAll(async () => {

@@ -45,7 +45,7 @@ describe.each(testDatabases())("revision C runs on %s", (kind) => {
     expect(run.info.run_id).toMatch(/^[0-9a-f]{32}$/);
     expect(run.info.run_uuid).toBe(run.info.run_id);
     expect(run.info.end_time).toBeUndefined();
-    expect(run.info.artifact_uri).toBe(`${suite.server.dataDir}/artifacts/${experimentId}/${run.info.run_id}/artifacts`);
+    expect(run.info.artifact_uri).toBe(`mlflow-artifacts:/${experimentId}/${run.info.run_id}/artifacts`);
     expect(run.data.tags).toEqual(
       expect.arrayContaining([
         { key: "t", value: "1" },

@@ -11,5 +11,6 @@ export const serverInfoHandlers: HandlerTable = {
     version,
     namespace: services.config.namespace,
     database: services.databaseKind,
+    serve_artifacts: services.config.serveArtifacts,
   }),
 };

@@ -1,0 +1,49 @@
+import type { Readable } from "node:stream";
+import type { ArtifactPath } from "./artifact-path.js";
+
+/**
+ * Where artifacts live: a local folder today (LocalFolderStore), object storage later. Every path
+ * is an ArtifactPath, checked by checkArtifactPath; a store must also keep symbolic links (or their
+ * equivalents) from leading out of its root.
+ */
+
+export interface ArtifactStat {
+  isDir: boolean;
+  size: number;
+  modified: Date;
+}
+
+export interface ArtifactEntry {
+  name: string;
+  isDir: boolean;
+  /** For files. */
+  size?: number;
+}
+
+export interface WriteOptions {
+  /** The body's announced length (Content-Length): a body of any other length is refused. */
+  expectedLength?: number;
+  /** Largest accepted body: reading stops and REQUEST_TOO_LARGE is thrown beyond it. */
+  maxBytes: number;
+  /** Expected digests (raw bytes), verified before the file becomes visible. */
+  md5?: Buffer;
+  sha256?: Buffer;
+}
+
+export interface ArtifactStore {
+  /** Undefined when nothing exists at the path. */
+  stat(path: ArtifactPath): Promise<ArtifactStat | undefined>;
+  /** One level of a directory, sorted by name; undefined when the path is not a directory. */
+  list(path: ArtifactPath): Promise<ArtifactEntry[] | undefined>;
+  /** The file's bytes, or those from `start` to `end` (inclusive). */
+  read(path: ArtifactPath, range?: { start: number; end: number }): Promise<Readable>;
+  /**
+   * A local file to send as it is (Range and conditional requests handled by the HTTP layer), when
+   * the store keeps files on this machine; undefined when missing or not a file.
+   */
+  localFile?(path: ArtifactPath): Promise<string | undefined>;
+  /** Stores the whole body or nothing: the file appears only when complete and verified. */
+  write(path: ArtifactPath, body: Readable, options: WriteOptions): Promise<{ size: number }>;
+  /** Deletes a file or a directory with everything below it; nothing to delete is fine. */
+  delete(path: ArtifactPath): Promise<void>;
+}

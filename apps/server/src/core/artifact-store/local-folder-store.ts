@@ -1,0 +1,198 @@
+import { createHash, randomUUID } from "node:crypto";
+import { createReadStream, createWriteStream } from "node:fs";
+import fs from "node:fs/promises";
+import path from "node:path";
+import { Transform, type Readable, type Writable } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import { invalidParameter, TrackerError } from "../errors.js";
+import type { ArtifactPath } from "./artifact-path.js";
+import type { ArtifactEntry, ArtifactStat, ArtifactStore, WriteOptions } from "./artifact-store.js";
+
+/** Prefix of the temporary files uploads are written to (hidden from listings). */
+export const UPLOAD_PREFIX = ".tracker-upload-";
+
+const inside = (child: string, parent: string) => child === parent || child.startsWith(parent.endsWith(path.sep) ? parent : parent + path.sep);
+
+const errno = (err: unknown): string | undefined => (err as NodeJS.ErrnoException | undefined)?.code;
+
+export const tooLarge = (max: number) => new TrackerError("REQUEST_TOO_LARGE", `The artifact is larger than the server's limit of ${max} bytes`);
+
+/**
+ * Pipes `body` through `meter` into `file` and waits for the file to be complete. Unlike
+ * stream.pipeline it never destroys `body` (a request: destroying it would close the connection
+ * before the server can answer 413 or 400); when `meter` or `file` fails, `body` is unpiped and
+ * left paused. An ending of `body` before its end (an aborted upload) fails the copy.
+ */
+async function copyWithoutDestroying(body: Readable, meter: Transform, file: NodeJS.WritableStream & Writable): Promise<void> {
+  const done = pipeline(meter, file);
+  const fail = (err?: Error) => meter.destroy(err ?? new Error("The upload was aborted before its end"));
+  const onClose = () => {
+    if (!body.readableEnded) fail();
+  };
+  body.once("error", fail);
+  body.once("close", onClose);
+  body.pipe(meter);
+  try {
+    await done;
+  } finally {
+    body.unpipe(meter);
+    body.off("error", fail);
+    body.off("close", onClose);
+  }
+}
+
+/**
+ * Artifacts in a local folder. Paths are checked ArtifactPaths; on top of that every real path
+ * (symbolic links resolved) must stay inside the folder, or the request is refused with 400.
+ */
+export class LocalFolderStore implements ArtifactStore {
+  private realRoot: Promise<string> | undefined;
+
+  constructor(readonly root: string) {}
+
+  private async rootReal(): Promise<string> {
+    this.realRoot ??= fs.mkdir(this.root, { recursive: true }).then(() => fs.realpath(this.root));
+    try {
+      return await this.realRoot;
+    } catch (err) {
+      this.realRoot = undefined;
+      throw err;
+    }
+  }
+
+  /**
+   * The absolute path of `p`, after checking that the deepest part of it that exists resolves
+   * (through symbolic links) to a place inside the root. When `p` exists, its real path.
+   */
+  private async resolve(p: ArtifactPath): Promise<{ full: string; exists: boolean }> {
+    const root = await this.rootReal();
+    const full = p ? path.join(root, ...p.split("/")) : root;
+    let probe = full;
+    for (;;) {
+      try {
+        const real = await fs.realpath(probe);
+        if (!inside(real, root)) throw invalidParameter(`Invalid path '${p}': it leads out of the artifact store`);
+        return probe === full ? { full: real, exists: true } : { full, exists: false };
+      } catch (err) {
+        if (err instanceof TrackerError) throw err;
+        if (errno(err) !== "ENOENT" && errno(err) !== "ENOTDIR") throw err;
+        if (probe === root) throw err;
+        probe = path.dirname(probe);
+      }
+    }
+  }
+
+  async stat(p: ArtifactPath): Promise<ArtifactStat | undefined> {
+    const { full, exists } = await this.resolve(p);
+    if (!exists) return undefined;
+    const info = await fs.stat(full);
+    return { isDir: info.isDirectory(), size: info.size, modified: info.mtime };
+  }
+
+  async list(p: ArtifactPath): Promise<ArtifactEntry[] | undefined> {
+    const { full, exists } = await this.resolve(p);
+    if (!exists) return undefined;
+    let names: string[];
+    try {
+      names = await fs.readdir(full);
+    } catch (err) {
+      if (errno(err) === "ENOTDIR") return undefined;
+      throw err;
+    }
+    const root = await this.rootReal();
+    const entries: ArtifactEntry[] = [];
+    for (const name of names.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))) {
+      if (name.startsWith(UPLOAD_PREFIX)) continue;
+      const real = await fs.realpath(path.join(full, name)).catch(() => undefined);
+      if (!real || !inside(real, root)) continue; // dangling, or a symbolic link leading out: not shown
+      const info = await fs.stat(real).catch(() => undefined);
+      if (!info) continue;
+      entries.push(info.isDirectory() ? { name, isDir: true } : { name, isDir: false, size: info.size });
+    }
+    return entries;
+  }
+
+  async localFile(p: ArtifactPath): Promise<string | undefined> {
+    const { full, exists } = await this.resolve(p);
+    if (!exists) return undefined;
+    return (await fs.stat(full)).isFile() ? full : undefined;
+  }
+
+  async read(p: ArtifactPath, range?: { start: number; end: number }): Promise<Readable> {
+    const file = await this.localFile(p);
+    if (!file) throw new TrackerError("RESOURCE_DOES_NOT_EXIST", `Artifact '${p}' not found`);
+    return createReadStream(file, range);
+  }
+
+  async write(p: ArtifactPath, body: Readable, options: WriteOptions): Promise<{ size: number }> {
+    if (!p) throw invalidParameter("An artifact path must name a file");
+    if (options.expectedLength !== undefined && options.expectedLength > options.maxBytes) throw tooLarge(options.maxBytes);
+    // The parent folder is checked (symbolic links resolved) before anything is created: when it
+    // exists, that is one realpath; when not, its deepest existing ancestor is checked, the missing
+    // folders are created below it, and the result is checked again.
+    const slash = p.lastIndexOf("/");
+    const parentPath = (slash === -1 ? "" : p.slice(0, slash)) as ArtifactPath;
+    let parent = await this.resolve(parentPath);
+    if (!parent.exists) {
+      try {
+        await fs.mkdir(parent.full, { recursive: true });
+      } catch (err) {
+        if (errno(err) === "EEXIST" || errno(err) === "ENOTDIR") throw invalidParameter(`Cannot write '${p}': a parent of it is a file`);
+        throw err;
+      }
+      parent = await this.resolve(parentPath);
+    }
+    const realDir = parent.full;
+    const final = path.join(realDir, path.posix.basename(p));
+    // An existing target: a symbolic link leading out is refused (as everywhere), a directory too.
+    const existing = await fs.realpath(final).catch((err: unknown) => {
+      if (errno(err) === "ENOENT" || errno(err) === "ENOTDIR") return undefined;
+      throw err;
+    });
+    if (existing !== undefined && !inside(existing, await this.rootReal())) throw invalidParameter(`Invalid path '${p}': it leads out of the artifact store`);
+    const temp = path.join(realDir, `${UPLOAD_PREFIX}${randomUUID()}`);
+    const md5 = options.md5 ? createHash("md5") : undefined;
+    const sha256 = options.sha256 ? createHash("sha256") : undefined;
+    let size = 0;
+    const meter = new Transform({
+      transform(chunk: Buffer, _enc, done) {
+        size += chunk.length;
+        if (size > options.maxBytes) {
+          done(tooLarge(options.maxBytes));
+          return;
+        }
+        md5?.update(chunk);
+        sha256?.update(chunk);
+        done(null, chunk);
+      },
+    });
+    try {
+      await copyWithoutDestroying(body, meter, createWriteStream(temp, { flags: "wx" }));
+      if (options.expectedLength !== undefined && size !== options.expectedLength) {
+        throw invalidParameter(`The body has ${size} bytes but Content-Length announced ${options.expectedLength}; nothing was stored`);
+      }
+      if (md5 && !md5.digest().equals(options.md5!)) throw invalidParameter("Content-MD5 does not match the body; nothing was stored");
+      if (sha256 && !sha256.digest().equals(options.sha256!)) throw invalidParameter("The SHA-256 digest does not match the body; nothing was stored");
+      await fs.rename(temp, final).catch((err: unknown) => {
+        if (errno(err) === "EISDIR" || errno(err) === "ENOTEMPTY" || errno(err) === "EEXIST") throw invalidParameter(`Cannot write '${p}': it is a directory`);
+        throw err;
+      });
+    } catch (err) {
+      await fs.rm(temp, { force: true }).catch(() => undefined);
+      // The parent is a file: the temporary file could not be created in it.
+      if (errno(err) === "ENOTDIR") throw invalidParameter(`Cannot write '${p}': a parent of it is a file`);
+      throw err;
+    }
+    return { size };
+  }
+
+  async delete(p: ArtifactPath): Promise<void> {
+    if (!p) throw invalidParameter("Refusing to delete the whole artifact store");
+    const { full, exists } = await this.resolve(p).catch((err: unknown) => {
+      if (errno(err) === "ENOENT" || errno(err) === "ENOTDIR") return { full: "", exists: false };
+      throw err;
+    });
+    if (!exists) return;
+    await fs.rm(full, { recursive: true, force: true });
+  }
+}

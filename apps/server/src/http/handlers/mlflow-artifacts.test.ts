@@ -1,0 +1,287 @@
+import { createHash } from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { chunked, rawRequest } from "@tracker/testing";
+import { call, startTestServer, testDatabases, trackingApi, type TestServer } from "@tracker/testing";
+
+/**
+ * The artifact service (spec/ext.yaml, tag Artifacts and Browser downloads): the mlflow-artifacts
+ * API as MLflow clients use it, and every case where tracker does better than MLflow's proxy
+ * (see shared/mlflow-artifacts-wire-facts.md, section 5).
+ */
+
+const A = "/api/2.0/mlflow-artifacts/artifacts";
+
+/** Every file below a folder, relative, with upload temporaries included. */
+function filesBelow(dir: string): string[] {
+  if (!fs.existsSync(dir)) return [];
+  return (fs.readdirSync(dir, { recursive: true }) as string[]).filter((f) => fs.statSync(path.join(dir, f)).isFile()).sort();
+}
+
+async function until(check: () => boolean): Promise<void> {
+  for (let i = 0; i < 200 && !check(); i++) await new Promise((r) => setTimeout(r, 25));
+}
+
+describe.each(testDatabases())("artifact service on %s", (kind) => {
+  let server: TestServer;
+  let dest: string;
+  let outside: string;
+  let exp: string;
+  let runId: string;
+  let base: string; // `<exp>/<run>/artifacts`
+  const url = (p: string) => `${server.url}${A}/${p}`;
+  const put = (p: string, body: string | Buffer, headers: Record<string, string> = {}) => fetch(url(p), { method: "PUT", body, headers });
+
+  beforeAll(async () => {
+    server = await startTestServer(kind);
+    dest = path.join(server.dataDir, "artifacts");
+    outside = fs.mkdtempSync(path.join(os.tmpdir(), "tracker-victim-"));
+    fs.writeFileSync(path.join(outside, "secret.txt"), "top secret");
+    exp = (await trackingApi(server.url).post<{ experiment_id: string }>("experiments/create", { name: "artifacts" })).body.experiment_id;
+    const run = (await trackingApi(server.url).post<{ run: { info: { run_id: string; artifact_uri: string } } }>("runs/create", { experiment_id: exp })).body.run.info;
+    runId = run.run_id;
+    expect(run.artifact_uri).toBe(`mlflow-artifacts:/${exp}/${runId}/artifacts`);
+    base = `${exp}/${runId}/artifacts`;
+  });
+  afterAll(async () => {
+    await server?.dispose();
+    fs.rmSync(outside, { recursive: true, force: true });
+  });
+
+  it("stores, lists one level (basenames, is_dir, file_size; {} for files and missing paths) and streams back", async () => {
+    expect((await put(`${base}/sub/a.csv`, "1,2\n3,4\n")).status).toBe(200);
+    expect(await (await put(`${base}/sub/nested/b.bin`, Buffer.from([0, 1, 2]))).json()).toEqual({});
+    expect((await put(`${base}/empty.txt`, "")).status).toBe(200);
+    expect((await put(`${base}/h%C3%A9llo%20w%C3%B6rld.txt`, "unicode")).status).toBe(200);
+    fs.mkdirSync(path.join(dest, base, "empty-dir"), { recursive: true });
+    const list = async (p: string) => (await fetch(`${server.url}${A}?path=${encodeURIComponent(p)}`)).json();
+    expect(await list(base)).toEqual({
+      files: [
+        { path: "empty-dir", is_dir: true },
+        { path: "empty.txt", is_dir: false, file_size: 0 },
+        { path: "héllo wörld.txt", is_dir: false, file_size: 7 },
+        { path: "sub", is_dir: true },
+      ],
+    });
+    expect(await list(`${base}/sub/`)).toEqual({ files: [{ path: "a.csv", is_dir: false, file_size: 8 }, { path: "nested", is_dir: true }] });
+    for (const p of [`${base}/sub/a.csv`, `${base}/nope`, `${base}/empty-dir`]) expect(await list(p)).toEqual({});
+    expect(await (await fetch(`/ajax-api/2.0/mlflow-artifacts/artifacts?path=${encodeURIComponent(base)}`, { base: server.url } as never).catch(() => fetch(`${server.url}/ajax-api/2.0/mlflow-artifacts/artifacts?path=${encodeURIComponent(base)}`))).json()).toMatchObject({ files: expect.any(Array) });
+    const got = await fetch(url(`${base}/sub/nested/b.bin`));
+    expect(got.status).toBe(200);
+    expect(Buffer.from(await got.arrayBuffer())).toEqual(Buffer.from([0, 1, 2]));
+    expect(got.headers.get("content-length")).toBe("3");
+    expect(got.headers.get("content-type")).toBe("application/octet-stream");
+    expect((await fetch(url(`${base}/empty.txt`))).headers.get("content-length")).toBe("0");
+    const unicode = await fetch(url(`${base}/h%C3%A9llo%20w%C3%B6rld.txt`));
+    expect(await unicode.text()).toBe("unicode");
+    expect(unicode.headers.get("content-disposition")).toContain("filename*=UTF-8''h%C3%A9llo%20w%C3%B6rld.txt");
+    // An existing file is replaced.
+    expect((await put(`${base}/sub/a.csv`, "new")).status).toBe(200);
+    expect(await (await fetch(url(`${base}/sub/a.csv`))).text()).toBe("new");
+  });
+
+  it("accepts chunked uploads (an empty file as MLflow's client sends it, and a large one) and keeps connections alive", async () => {
+    const empty = await rawRequest(server.port, "PUT", `${A}/${base}/chunked/empty`, { "Transfer-Encoding": "chunked" }, chunked());
+    expect(empty?.status).toBe(200);
+    const data = Buffer.alloc(2500, 7);
+    const big = await rawRequest(server.port, "PUT", `${A}/${base}/chunked/big`, { "Transfer-Encoding": "chunked" }, chunked(data.subarray(0, 1000), data.subarray(1000)));
+    expect(big?.status).toBe(200);
+    expect(big?.headers.connection).toBe("keep-alive");
+    expect(fs.readFileSync(path.join(dest, base, "chunked", "big"))).toEqual(data);
+    expect(fs.statSync(path.join(dest, base, "chunked", "empty")).size).toBe(0);
+  });
+
+  it("refuses every path leading out of the destination with 400, and touches nothing outside", async () => {
+    fs.mkdirSync(path.join(dest, base, "links"), { recursive: true });
+    fs.symlinkSync(outside, path.join(dest, base, "links", "out-dir"));
+    fs.symlinkSync(path.join(outside, "secret.txt"), path.join(dest, base, "links", "out-file"));
+    const victim = path.relative(dest, outside);
+    const escapes = [
+      `..`,
+      `../${victim}/secret.txt`,
+      `${base}/../../../../${victim}/secret.txt`,
+      `%2E%2E/${victim}/secret.txt`,
+      `%2e%2e%2f${victim}%2fsecret.txt`,
+      `..%2F${victim}%2Fsecret.txt`,
+      `${base}/%252E%252E/x`,
+      `${base}/a%5C..%5C..%5Cx`,
+      `${base}/x%00y`,
+      `${base}/links/out-dir/secret.txt`,
+      `${base}/links/out-file`,
+    ];
+    for (const p of escapes) {
+      for (const method of ["GET", "PUT", "DELETE"]) {
+        const answer = await rawRequest(server.port, method, `${A}/${p}`, method === "PUT" ? { "Content-Length": 4 } : {}, method === "PUT" ? "evil" : "");
+        expect(answer?.status, `${method} ${p}: ${answer?.body}`).toBe(400);
+        expect(JSON.parse(answer!.body)).toMatchObject({ error_code: "INVALID_PARAMETER_VALUE" });
+        expect(answer!.body).not.toContain(server.dataDir);
+      }
+    }
+    for (const p of ["..", "/etc", `${base}/../..`, `${base}/links/out-dir`, "a\\b", "%2E%2E"]) {
+      const answer = await rawRequest(server.port, "GET", `${A}?path=${encodeURIComponent(p)}`);
+      expect(answer?.status, `list ${p}`).toBe(400);
+    }
+    for (const q of [`run_uuid=${runId}&path=../../../../${victim}/secret.txt`, `run_uuid=${runId}&path=/etc/hostname`, `run_uuid=${runId}&path=links/out-file`]) {
+      expect((await rawRequest(server.port, "GET", `/get-artifact?${q.replace(/\//g, "%2F")}`))?.status, q).toBe(400);
+    }
+    expect(fs.readFileSync(path.join(outside, "secret.txt"), "utf8")).toBe("top secret");
+    expect(fs.readdirSync(outside)).toEqual(["secret.txt"]);
+  });
+
+  it("answers a missing file or a directory with 404, never showing server paths", async () => {
+    for (const p of [`${base}/missing.txt`, `${base}/sub`, `999/${runId}/artifacts/x`]) {
+      const res = await fetch(url(p));
+      expect(res.status, p).toBe(404);
+      const body = await res.text();
+      expect(JSON.parse(body)).toMatchObject({ error_code: "RESOURCE_DOES_NOT_EXIST" });
+      expect(body).not.toContain(server.dataDir);
+    }
+  });
+
+  it("stores nothing when the body is shorter than its Content-Length or the connection is cut", async () => {
+    const cut = await rawRequest(server.port, "PUT", `${A}/${base}/cut/short.txt`, { "Content-Length": 1000 }, "0123456789", "end");
+    if (cut) expect(cut.status).toBe(400);
+    await rawRequest(server.port, "PUT", `${A}/${base}/cut/aborted.txt`, { "Content-Length": 100000 }, Buffer.alloc(5000, 1), "destroy");
+    await until(() => filesBelow(path.join(dest, base, "cut")).length === 0);
+    expect(filesBelow(path.join(dest, base, "cut"))).toEqual([]);
+    expect((await fetch(url(`${base}/cut/short.txt`))).status).toBe(404);
+  });
+
+  it("verifies Content-MD5 and Digest: sha-256 and stores nothing on a mismatch", async () => {
+    const body = "checked body";
+    const md5 = createHash("md5").update(body).digest("base64");
+    const sha = createHash("sha256").update(body).digest("base64");
+    expect((await put(`${base}/digest/md5.txt`, body, { "Content-MD5": md5 })).status).toBe(200);
+    expect((await put(`${base}/digest/sha.txt`, body, { Digest: `sha-256=${sha}` })).status).toBe(200);
+    const wrongMd5 = await put(`${base}/digest/bad-md5.txt`, `${body}!`, { "Content-MD5": md5 });
+    expect(wrongMd5.status).toBe(400);
+    expect(await wrongMd5.json()).toMatchObject({ error_code: "INVALID_PARAMETER_VALUE" });
+    expect((await put(`${base}/digest/bad-sha.txt`, `${body}!`, { Digest: `SHA-256=${sha}` })).status).toBe(400);
+    expect((await put(`${base}/digest/garbled.txt`, body, { "Content-MD5": "not base64!" })).status).toBe(400);
+    expect(filesBelow(path.join(dest, base, "digest"))).toEqual(["md5.txt", "sha.txt"]);
+  });
+
+  it("serves Range (206), conditional requests (304), attachment names and safe content types", async () => {
+    await put(`${base}/serve/page.html`, "<script>alert(1)</script>");
+    await put(`${base}/serve/pic.svg`, "<svg onload=alert(1)></svg>");
+    await put(`${base}/serve/app.js`, "alert(1)");
+    await put(`${base}/serve/img.png`, Buffer.from([0x89, 0x50]));
+    await put(`${base}/serve/data.txt`, "0123456789");
+    for (const name of ["page.html", "pic.svg", "app.js"]) {
+      const res = await fetch(url(`${base}/serve/${name}`));
+      expect(res.headers.get("content-type"), name).toBe("text/plain; charset=utf-8");
+      expect(res.headers.get("x-content-type-options")).toBe("nosniff");
+      expect(res.headers.get("content-disposition")).toBe(`attachment; filename=${name}`);
+    }
+    expect((await fetch(url(`${base}/serve/img.png`))).headers.get("content-type")).toBe("image/png");
+    const part = await fetch(url(`${base}/serve/data.txt`), { headers: { Range: "bytes=2-4" } });
+    expect(part.status).toBe(206);
+    expect(part.headers.get("content-range")).toBe("bytes 2-4/10");
+    expect(await part.text()).toBe("234");
+    const full = await fetch(url(`${base}/serve/data.txt`));
+    const etag = full.headers.get("etag")!;
+    const modified = full.headers.get("last-modified")!;
+    expect(etag).toBeTruthy();
+    // (raw requests: fetch adds `Cache-Control: no-cache` to conditional requests, which forces a 200)
+    expect((await rawRequest(server.port, "GET", `${A}/${base}/serve/data.txt`, { "If-None-Match": etag }))?.status).toBe(304);
+    expect((await rawRequest(server.port, "GET", `${A}/${base}/serve/data.txt`, { "If-Modified-Since": modified }))?.status).toBe(304);
+    expect((await rawRequest(server.port, "GET", `${A}/${base}/serve/data.txt`, { "If-None-Match": '"other"' }))?.status).toBe(200);
+    expect((await fetch(url(`${base}/serve/data.txt`), { headers: { Range: "bytes=50-60" } })).status).toBe(416);
+    const browser = await fetch(`${server.url}/get-artifact?run_uuid=${runId}&path=serve/data.txt`, { headers: { Range: "bytes=0-0" } });
+    expect(browser.status).toBe(206);
+    expect(await browser.text()).toBe("0");
+  });
+
+  it("refuses a PUT onto a directory or below a file, and deletes directories recursively (missing is fine)", async () => {
+    await put(`${base}/del/keep/x.txt`, "x");
+    expect((await put(`${base}/del/keep`, "y")).status).toBe(400);
+    expect((await put(`${base}/del/keep/x.txt/below.txt`, "y")).status).toBe(400);
+    expect((await fetch(url(`${base}/del/keep/`), { method: "DELETE" })).status).toBe(200);
+    expect(fs.existsSync(path.join(dest, base, "del", "keep"))).toBe(false);
+    expect((await fetch(url(`${base}/del/never-was`), { method: "DELETE" })).status).toBe(200);
+  });
+
+  it("takes many parallel uploads to one run, and refuses writes to a deleted run (deletes still work, for mlflow gc)", async () => {
+    const names = Array.from({ length: 40 }, (_, i) => `par/f${i}.txt`);
+    const answers = await Promise.all(names.map((n, i) => put(`${base}/${n}`, `content ${i}`)));
+    expect(answers.map((r) => r.status)).toEqual(names.map(() => 200));
+    for (const [i, n] of names.entries()) expect(fs.readFileSync(path.join(dest, base, n), "utf8")).toBe(`content ${i}`);
+    const run = (await trackingApi(server.url).post<{ run: { info: { run_id: string } } }>("runs/create", { experiment_id: exp })).body.run.info.run_id;
+    expect((await put(`${exp}/${run}/artifacts/a.txt`, "a")).status).toBe(200);
+    await trackingApi(server.url).post("runs/delete", { run_id: run });
+    const refused = await put(`${exp}/${run}/artifacts/b.txt`, "b");
+    expect(refused.status).toBe(400);
+    expect(await refused.json()).toMatchObject({ error_code: "INVALID_PARAMETER_VALUE", message: expect.stringContaining("active") });
+    expect((await fetch(url(`${exp}/${run}/artifacts/`), { method: "DELETE" })).status).toBe(200);
+  });
+
+  it("serves runs' and model versions' files through the browser endpoints and the revisions' artifact operations", async () => {
+    await put(`${base}/model/MLmodel`, "flavors: {}\n");
+    const c = trackingApi(server.url);
+    const listed = await c.get<{ root_uri: string; files: unknown[] }>("artifacts/list", { run_id: runId, path: "model" });
+    expect(listed.body).toEqual({ root_uri: `mlflow-artifacts:/${base}`, files: [{ path: "model/MLmodel", is_dir: false, file_size: 12 }] });
+    const a = await fetch(`${server.url}/api/2.0/preview/tracker/artifacts/get?run_uuid=${runId}&path=model/MLmodel`);
+    expect(await a.text()).toBe("flavors: {}\n");
+    const viaUi = await fetch(`${server.url}/get-artifact?run_id=${runId}&path=model%2FMLmodel`);
+    expect(viaUi.status).toBe(200);
+    expect(viaUi.headers.get("content-type")).toBe("application/octet-stream");
+    await call(server.url, "POST", "/api/2.0/preview/tracker/registered-models/create", { name: "m" });
+    await call(server.url, "POST", "/api/2.0/preview/tracker/model-versions/create", { name: "m", source: `runs:/${runId}/model`, run_id: runId });
+    await call(server.url, "POST", "/api/2.0/preview/tracker/model-versions/create", { name: "m", source: `mlflow-artifacts:/${base}/model` });
+    for (const version of ["1", "2"]) {
+      const mv = await fetch(`${server.url}/model-versions/get-artifact?name=m&version=${version}&path=MLmodel`);
+      expect(mv.status, version).toBe(200);
+      expect(await mv.text()).toBe("flavors: {}\n");
+    }
+    expect((await fetch(`${server.url}/model-versions/get-artifact?name=m&version=9&path=MLmodel`)).status).toBe(404);
+    expect((await fetch(`${server.url}/model-versions/get-artifact?name=m&version=1&path=..%2F..%2Fx`)).status).toBe(400);
+    expect((await fetch(`${server.url}/get-artifact?run_uuid=${"0".repeat(32)}&path=x`)).status).toBe(404);
+  });
+});
+
+describe("artifact service configuration", () => {
+  it("refuses bodies over --max-artifact-size with 413: before reading when Content-Length says so, and while reading a chunked body", async () => {
+    const server = await startTestServer("pglite", { maxArtifactSize: 1000 });
+    try {
+      const dest = path.join(server.dataDir, "artifacts");
+      // Only the headers are sent: the answer comes before any byte of the body.
+      const early = await rawRequest(server.port, "PUT", `${A}/1/big.bin`, { "Content-Length": 5000 });
+      expect(early?.status).toBe(413);
+      expect(JSON.parse(early!.body)).toMatchObject({ error_code: "REQUEST_TOO_LARGE" });
+      const streamed = await rawRequest(server.port, "PUT", `${A}/1/big.bin`, { "Transfer-Encoding": "chunked" }, chunked(Buffer.alloc(800), Buffer.alloc(800)));
+      expect(streamed?.status).toBe(413);
+      expect((await fetch(`${server.url}${A}/1/ok.bin`, { method: "PUT", body: Buffer.alloc(1000) })).status).toBe(200);
+      await until(() => !filesBelow(dest).some((f) => f.includes("tracker-upload")));
+      expect(filesBelow(dest)).toEqual(["1/ok.bin"]);
+    } finally {
+      await server.dispose();
+    }
+  });
+
+  it("answers 503 without serving, serves only artifacts with --artifacts-only, and keeps local folders with an explicit root", async () => {
+    const off = await startTestServer("pglite", { serveArtifacts: false });
+    const only = await startTestServer("pglite", { artifactsOnly: true });
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), "tracker-root-"));
+    const local = await startTestServer("pglite", { artifactRoot: `file://${root}` });
+    try {
+      const disabled = await fetch(`${off.url}${A}/1/x.txt`);
+      expect(disabled.status).toBe(503);
+      expect(await disabled.json()).toMatchObject({ error_code: "TEMPORARILY_UNAVAILABLE" });
+      expect((await trackingApi(off.url).get<{ experiment: { artifact_location: string } }>("experiments/get", { experiment_id: "0" })).body.experiment.artifact_location).toBe(
+        path.join(off.dataDir, "artifacts", "0"),
+      );
+      expect((await trackingApi(only.url).get("experiments/get", { experiment_id: "0" })).status).toBe(503);
+      expect((await fetch(`${only.url}${A}/1/x.txt`, { method: "PUT", body: "x" })).status).toBe(200);
+      expect((await fetch(`${only.url}/model-versions/get-artifact?name=m&version=1&path=x`)).status).toBe(503);
+      const exp = (await trackingApi(local.url).post<{ experiment_id: string }>("experiments/create", { name: "local" })).body.experiment_id;
+      expect((await trackingApi(local.url).get<{ experiment: { artifact_location: string } }>("experiments/get", { experiment_id: exp })).body.experiment.artifact_location).toBe(
+        path.join(root, exp),
+      );
+    } finally {
+      await Promise.all([off.dispose(), only.dispose(), local.dispose()]);
+      fs.rmSync(root, { recursive: true, force: true });
+    }
+  });
+});
