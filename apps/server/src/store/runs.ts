@@ -101,42 +101,76 @@ export async function findParam(db: Knex, runId: string, key: string): Promise<s
   return row?.value;
 }
 
+/** Identity of a stored metric point: what the unique index metrics_point_key compares (NaN equals NaN, 0 equals -0). */
+function pointKey(m: MetricRecord): string {
+  return `${m.key}\u0000${m.timestamp}\u0000${m.step}\u0000${String(m.value)}`;
+}
+
+/** Drops repeats of a point within one request, keeping the first. */
+export function distinctPoints(metrics: MetricRecord[]): MetricRecord[] {
+  const seen = new Set<string>();
+  return metrics.filter((m) => {
+    const id = pointKey(m);
+    if (seen.has(id)) return false;
+    seen.add(id);
+    return true;
+  });
+}
+
 /**
- * Appends metric values and folds them into latest_metrics, in one statement (one round trip):
- * a multi-row INSERT into metrics (VALUES, one row per value, the run id bound once), whose
- * RETURNING rows are reduced to one row per key and upserted into latest_metrics, so no
- * latest_metrics row is touched twice. Revision C's rule: the latest timestamp wins, ties by the
- * larger value (PostgreSQL orders NaN above every number), exact ties keep the earlier value;
- * revisions A and B: the highest insertion id (the last value logged).
+ * Appends metric values to an active run and folds them into latest_metrics, in one statement
+ * (one round trip, atomic by itself, so no explicit transaction is needed):
+ * - `run` reads the run's lifecycle stage and holds a share lock on its row until the statement's
+ *   transaction ends, so a concurrent delete waits (or, if it came first, nothing is written);
+ * - `inserted` is a multi-row INSERT (VALUES, one row per value, the run id bound once) into
+ *   metrics, only if the run is active, skipping points already stored (ON CONFLICT on the unique
+ *   index metrics_point_key, which also settles concurrent identical requests);
+ * - its RETURNING rows (the values really added) are reduced to one row per key and upserted into
+ *   latest_metrics, so no latest_metrics row is touched twice. Revision C's rule: the latest
+ *   timestamp wins, ties by the larger value (PostgreSQL orders NaN above every number), exact
+ *   ties keep the earlier value; revisions A and B: the highest insertion id (the last value logged).
+ * Returns the run's lifecycle stage, or undefined when there is no such run (nothing is written
+ * unless it is "active").
  */
-export async function insertMetrics(db: Knex, runId: string, metrics: MetricRecord[]): Promise<void> {
-  if (metrics.length === 0) return;
+export async function insertMetrics(db: Knex, runId: string, metrics: MetricRecord[]): Promise<string | undefined> {
+  const points = distinctPoints(metrics);
+  if (points.length === 0) {
+    const row = await db("runs").select("lifecycle_stage").where({ run_uuid: runId }).first();
+    return row?.lifecycle_stage;
+  }
   // The first row's casts give the VALUES columns their types; the other rows' parameters follow.
-  const rows = metrics.map((_, i) => (i === 0 ? "(?, CAST(? AS double precision), CAST(? AS bigint), CAST(? AS bigint))" : "(?, ?, ?, ?)"));
-  const bindings: Array<string | number> = [runId];
-  for (const m of metrics) bindings.push(m.key, m.value, m.timestamp, m.step);
+  const rows = points.map((_, i) => (i === 0 ? "(?, CAST(? AS double precision), CAST(? AS bigint), CAST(? AS bigint))" : "(?, ?, ?, ?)"));
+  const bindings: Array<string | number> = [runId, runId];
+  for (const m of points) bindings.push(m.key, m.value, m.timestamp, m.step);
   bindings.push(runId);
-  await db.raw(
-    `WITH inserted AS (
+  const result = await db.raw(
+    `WITH run AS (SELECT lifecycle_stage FROM runs WHERE run_uuid = ? FOR SHARE),
+     inserted AS (
        INSERT INTO metrics (run_uuid, key, value, timestamp, step)
        SELECT ?, v.key, v.value, v.timestamp, v.step FROM (VALUES ${rows.join(", ")}) AS v (key, value, timestamp, step)
+       WHERE EXISTS (SELECT 1 FROM run WHERE lifecycle_stage = 'active')
+       ON CONFLICT (run_uuid, key, timestamp, step, value) DO NOTHING
        RETURNING id, key, value, timestamp, step
      ),
      latest AS (SELECT DISTINCT ON (key) key, value, timestamp, step FROM inserted ORDER BY key, timestamp DESC, value DESC, id),
-     last AS (SELECT DISTINCT ON (key) key, value, timestamp, step, id FROM inserted ORDER BY key, id DESC)
-     INSERT INTO latest_metrics AS t (run_uuid, key, value, timestamp, step, last_value, last_timestamp, last_step, last_id)
-     SELECT ?, latest.key, latest.value, latest.timestamp, latest.step, last.value, last.timestamp, last.step, last.id
-     FROM latest JOIN last ON last.key = latest.key
-     ON CONFLICT (run_uuid, key) DO UPDATE SET
-       value = CASE WHEN (excluded.timestamp, excluded.value) > (t.timestamp, t.value) THEN excluded.value ELSE t.value END,
-       step = CASE WHEN (excluded.timestamp, excluded.value) > (t.timestamp, t.value) THEN excluded.step ELSE t.step END,
-       timestamp = GREATEST(t.timestamp, excluded.timestamp),
-       last_value = CASE WHEN excluded.last_id > t.last_id THEN excluded.last_value ELSE t.last_value END,
-       last_timestamp = CASE WHEN excluded.last_id > t.last_id THEN excluded.last_timestamp ELSE t.last_timestamp END,
-       last_step = CASE WHEN excluded.last_id > t.last_id THEN excluded.last_step ELSE t.last_step END,
-       last_id = GREATEST(t.last_id, excluded.last_id)`,
+     last AS (SELECT DISTINCT ON (key) key, value, timestamp, step, id FROM inserted ORDER BY key, id DESC),
+     folded AS (
+       INSERT INTO latest_metrics AS t (run_uuid, key, value, timestamp, step, last_value, last_timestamp, last_step, last_id)
+       SELECT ?, latest.key, latest.value, latest.timestamp, latest.step, last.value, last.timestamp, last.step, last.id
+       FROM latest JOIN last ON last.key = latest.key
+       ON CONFLICT (run_uuid, key) DO UPDATE SET
+         value = CASE WHEN (excluded.timestamp, excluded.value) > (t.timestamp, t.value) THEN excluded.value ELSE t.value END,
+         step = CASE WHEN (excluded.timestamp, excluded.value) > (t.timestamp, t.value) THEN excluded.step ELSE t.step END,
+         timestamp = GREATEST(t.timestamp, excluded.timestamp),
+         last_value = CASE WHEN excluded.last_id > t.last_id THEN excluded.last_value ELSE t.last_value END,
+         last_timestamp = CASE WHEN excluded.last_id > t.last_id THEN excluded.last_timestamp ELSE t.last_timestamp END,
+         last_step = CASE WHEN excluded.last_id > t.last_id THEN excluded.last_step ELSE t.last_step END,
+         last_id = GREATEST(t.last_id, excluded.last_id)
+     )
+     SELECT lifecycle_stage FROM run`,
     bindings,
   );
+  return (result.rows as Array<{ lifecycle_stage: string }>)[0]?.lifecycle_stage;
 }
 
 /** Rows per query when reading a metric's history (see metricHistoryPages). */

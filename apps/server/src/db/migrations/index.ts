@@ -2,6 +2,7 @@ import type { Knex } from "knex";
 import * as initial from "./0001_initial.js";
 import * as registry from "./0002_registry.js";
 import * as performanceIndexes from "./0003_performance.js";
+import * as metricPoints from "./0004_metric_points.js";
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -13,6 +14,7 @@ const migrations: ReadonlyArray<[string, Migration]> = [
   ["0001_initial", initial],
   ["0002_registry", registry],
   ["0003_performance", performanceIndexes],
+  ["0004_metric_points", metricPoints],
 ];
 
 /** A static migration source, so the compiled server needs no file-system globbing. */
