@@ -8,3 +8,5 @@ export const REPO_ROOT = path.resolve(here, "..", "..", "..");
 export const SERVER_CLI = path.join(REPO_ROOT, "apps", "server", "dist", "cli.js");
 export const STARTUP_BENCH = path.join(REPO_ROOT, "apps", "server", "scripts", "startup-bench.mjs");
 export const DOCS_DIR = path.join(REPO_ROOT, "docs");
+/** The calibration scenario's bare Express server. */
+export const CALIBRATION_SERVER = path.join(here, "calibration-server.mjs");

@@ -1,5 +1,6 @@
 import type { BenchResult, ScenarioResult } from "./bench.js";
 import type { CpuReport } from "./server-process.js";
+import { CALIBRATION } from "./scenarios.js";
 import { TARGETS } from "./settings.js";
 
 /** The results as a console table and as docs/benchmarks.md; targets judged from the figures. */
@@ -61,6 +62,19 @@ export function checkTargets(result: BenchResult): TargetCheck[] {
       measured: `p50 ${ms(r.tracker.p50)} ms, p99 ${ms(r.tracker.p99)} ms = ${ratio(x)}`,
       met: x <= TARGETS.p99OverP50,
     });
+  }
+  const calibration = result.calibration;
+  if (calibration) {
+    for (const [name, share] of Object.entries(TARGETS.ofCalibration)) {
+      const r = find(name);
+      if (!r) continue;
+      const x = r.tracker.requestsPerSecond / calibration.summary.requestsPerSecond;
+      checks.push({
+        target: `${name} >= ${share * 100}% of the calibration scenario's req/s (bare Express route, same connections)`,
+        measured: `${rate(r.tracker.requestsPerSecond)} vs ${rate(calibration.summary.requestsPerSecond)} req/s = ${(x * 100).toFixed(0)}%`,
+        met: x >= share,
+      });
+    }
   }
   for (const r of result.results) {
     if (r.tracker.errors > 0 || r.raw.errors > 0) {
@@ -158,6 +172,7 @@ export function consoleReport(result: BenchResult): string {
     const { header, rows } = scaleRows(result);
     out.push("", "horizontal scale (HTTP only):", textTable(header, rows));
   }
+  if (result.calibration) out.push("", `calibration (bare Express): ${rate(result.calibration.summary.requestsPerSecond)} req/s, p50 ${ms(result.calibration.summary.p50)} ms`);
   out.push("", "targets:");
   for (const c of checkTargets(result)) out.push(`  ${c.met ? "MET    " : "NOT MET"}  ${c.target}: ${c.measured}`);
   return out.join("\n");
@@ -200,6 +215,14 @@ export function markdownReport(result: BenchResult, command: string): string {
     "else running on the machine shows there.",
     "",
   );
+  if (result.calibration) {
+    const c = result.calibration;
+    lines.push(
+      `Calibration (the yardstick of this machine and run): ${CALIBRATION.description}, ${CALIBRATION.connections} connections: ` +
+        `${rate(c.summary.requestsPerSecond)} req/s, p50 ${ms(c.summary.p50)} ms, p99 ${ms(c.summary.p99)} ms, CPU % server/pg/gen ${cpu(c.cpu)}, load avg ${c.loadAverage.toFixed(2)}.`,
+      "",
+    );
+  }
   lines.push("Scenarios:", "");
   for (const r of result.results) lines.push(`- **${r.scenario.name}**: ${r.scenario.description}.`);
   lines.push("");

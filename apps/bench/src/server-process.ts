@@ -52,13 +52,13 @@ export function runCli(args: string[], env: NodeJS.ProcessEnv): Promise<void> {
   });
 }
 
-export async function startServer(databaseUrl: string, workers: number): Promise<ServerProcess> {
+export async function startServer(databaseUrl: string, workers: number, nodeArgs: string[] = []): Promise<ServerProcess> {
   if (!fs.existsSync(SERVER_CLI)) throw new Error(`${SERVER_CLI} is missing: run pnpm --filter @tracker/server build`);
   const port = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "tracker-bench-server-"));
   const child = spawn(
     process.execPath,
-    [SERVER_CLI, "server", "--port", String(port), "--backend-store-uri", databaseUrl, "--workers", String(workers)],
+    [...nodeArgs, SERVER_CLI, "server", "--port", String(port), "--backend-store-uri", databaseUrl, "--workers", String(workers)],
     {
       // Request logging off (warn): the raw side logs nothing either.
       env: { ...process.env, DATABASE_URL: "", LOG_LEVEL: "warn", TRACKER_DATA_DIR: dataDir },

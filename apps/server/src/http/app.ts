@@ -6,6 +6,7 @@ import type { Services } from "../core/services.js";
 import { errorHandler, sendError } from "./error-handler.js";
 import type { HandlerTable } from "./operation-handler.js";
 import { normaliseRequest } from "./request-normalisation.js";
+import { cacheValidatorRouteCompilation } from "./route-match-cache.js";
 import { searchByGet } from "./get-as-post.js";
 import { docsDirectory, revisionOf, SPEC_ORDER, specPath, type SpecName } from "./revisions.js";
 import { bearerAuth, rejectNulCharacters, securityHeaders, verifyUtf8 } from "./security.js";
@@ -25,6 +26,7 @@ function operationIdOf(req: express.Request): string | undefined {
 }
 
 function validatorFor(spec: SpecName, validateResponses: boolean): RequestHandler[] {
+  cacheValidatorRouteCompilation();
   return OpenApiValidator.middleware({
     apiSpec: specPath(spec),
     // Query strings are coerced to their schema types; JSON bodies are not (an int64 may be a
