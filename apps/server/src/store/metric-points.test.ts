@@ -104,7 +104,7 @@ describe.each(testDatabases())("metric points on %s", (kind) => {
     expect(await server.database.knex("metrics").where({ run_uuid: id }).first()).toBeUndefined();
   });
 
-  it("sends one statement for log-metric and for a log-batch of metrics, no transaction", async () => {
+  it("sends one statement for log-metric, a log-batch of metrics (no transaction) and runs/get", async () => {
     const id = await newRun();
     const statements: string[] = [];
     const record = (query: { sql: string }) => statements.push(query.sql);
@@ -117,6 +117,10 @@ describe.each(testDatabases())("metric points on %s", (kind) => {
       await post("runs/log-batch", { run_id: id, metrics });
       expect(statements).toHaveLength(1);
       expect(statements.join(";")).not.toMatch(/^\s*(BEGIN|COMMIT)/im);
+      statements.length = 0;
+      // runs/get: the run with its params, tags and latest metrics in one statement.
+      expect((await api.get("runs/get", { run_id: id })).status).toBe(200);
+      expect(statements).toHaveLength(1);
     } finally {
       server.database.knex.off("query", record);
     }

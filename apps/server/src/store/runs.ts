@@ -1,6 +1,6 @@
 import type { Knex } from "knex";
 import type { KeyValue, MetricRecord, RunRecord } from "../core/model.js";
-import { groupBy, toMetric, toRunInfo, type LatestMetricRow, type RunRow } from "./rows.js";
+import { toMetric, toRunInfo, type RunRow } from "./rows.js";
 
 /** SQL for runs and their params, tags and metrics. */
 
@@ -18,39 +18,41 @@ export async function updateRunRow(db: Knex, runId: string, changes: Record<stri
   await db("runs").where({ run_uuid: runId }).update(changes);
 }
 
-/** Loads full runs (info, params, tags, both kinds of latest metrics) in the order of `ids`. */
+/** A run row with its params, tags and latest metrics aggregated as JSON arrays (see loadRuns). */
+interface RunWithDataRow extends RunRow {
+  params: Array<[string, string]>;
+  tags: Array<[string, string]>;
+  /** [key, value, timestamp, step, last_value, last_timestamp, last_step]; JSON writes NaN and infinities as strings. */
+  metrics: Array<[string, number | string, number, number, number | string, number, number]>;
+}
+
+/**
+ * Loads full runs (info, params, tags, both kinds of latest metrics) in the order of `ids`, in one
+ * statement (one round trip, one connection): each run row carries its params, tags and latest
+ * metrics as JSON arrays ordered by key, aggregated by correlated subqueries on the primary keys.
+ */
 export async function loadRuns(db: Knex, ids: string[]): Promise<RunRecord[]> {
   if (ids.length === 0) return [];
-  const [rows, paramRows, tagRows, metricRows] = await Promise.all([
-    db<RunRow>("runs").whereIn("run_uuid", ids),
-    db("params").whereIn("run_uuid", ids).orderBy(["run_uuid", "key"]),
-    db("tags").whereIn("run_uuid", ids).orderBy(["run_uuid", "key"]),
-    db<LatestMetricRow>("latest_metrics").whereIn("run_uuid", ids).orderBy(["run_uuid", "key"]),
-  ]);
-  const params = groupBy(paramRows as Array<KeyValue & { run_uuid: string }>, (r) => r.run_uuid);
-  const tags = groupBy(tagRows as Array<KeyValue & { run_uuid: string }>, (r) => r.run_uuid);
-  const latest = new Map<string, MetricRecord[]>();
-  const lastLogged = new Map<string, MetricRecord[]>();
-  const push = (map: Map<string, MetricRecord[]>, runId: string, metric: MetricRecord) => {
-    const list = map.get(runId);
-    if (list) list.push(metric);
-    else map.set(runId, [metric]);
-  };
-  for (const m of metricRows) {
-    push(latest, m.run_uuid, toMetric(m.key, m.value, m.timestamp, m.step));
-    push(lastLogged, m.run_uuid, toMetric(m.key, m.last_value, m.last_timestamp, m.last_step));
-  }
-  const byId = new Map(rows.map((r) => [r.run_uuid, r]));
+  const result = await db.raw(
+    `SELECT r.*,
+       (SELECT COALESCE(json_agg(json_build_array(p.key, p.value) ORDER BY p.key), '[]') FROM params p WHERE p.run_uuid = r.run_uuid) AS params,
+       (SELECT COALESCE(json_agg(json_build_array(t.key, t.value) ORDER BY t.key), '[]') FROM tags t WHERE t.run_uuid = r.run_uuid) AS tags,
+       (SELECT COALESCE(json_agg(json_build_array(m.key, m.value, m.timestamp, m.step, m.last_value, m.last_timestamp, m.last_step) ORDER BY m.key), '[]')
+          FROM latest_metrics m WHERE m.run_uuid = r.run_uuid) AS metrics
+     FROM runs r WHERE r.run_uuid IN (${ids.map(() => "?").join(", ")})`,
+    ids,
+  );
+  const byId = new Map((result.rows as RunWithDataRow[]).map((r) => [r.run_uuid, r]));
   return ids.flatMap((id) => {
     const row = byId.get(id);
     if (!row) return [];
     return [
       {
         info: toRunInfo(row),
-        params: params.get(id) ?? [],
-        tags: tags.get(id) ?? [],
-        latestMetrics: latest.get(id) ?? [],
-        lastLoggedMetrics: lastLogged.get(id) ?? [],
+        params: row.params.map(([key, value]) => ({ key, value })),
+        tags: row.tags.map(([key, value]) => ({ key, value })),
+        latestMetrics: row.metrics.map((m) => toMetric(m[0], m[1] as number, m[2], m[3])),
+        lastLoggedMetrics: row.metrics.map((m) => toMetric(m[0], m[4] as number, m[5], m[6])),
       },
     ];
   });
