@@ -37,15 +37,33 @@ export interface ProfileSummary {
   packages: Array<{ name: string; percent: number }>;
 }
 
-export function summariseProfile(profile: { nodes: ProfileNode[] }, top = 15): ProfileSummary {
+export interface CpuProfile {
+  nodes: ProfileNode[];
+  startTime: number;
+  samples: number[];
+  timeDeltas: number[];
+}
+
+/**
+ * Top functions by self time and packages by inclusive time, of the samples taken in the last
+ * `windowSeconds` before `endMicros` (the measured load, not start-up or warm-up).
+ */
+export function summariseProfile(profile: CpuProfile, windowSeconds: number, endMicros: number, top = 15): ProfileSummary {
   const parent = new Map<number, number>();
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+  const hitsOf = new Map<number, number>();
+  let t = profile.startTime;
+  const from = endMicros - windowSeconds * 1e6;
+  profile.samples.forEach((id, i) => {
+    t += profile.timeDeltas[i];
+    if (t >= from && t <= endMicros) hitsOf.set(id, (hitsOf.get(id) ?? 0) + 1);
+  });
   let total = 0;
   const self = new Map<string, number>();
   const inclusive = new Map<string, number>();
   for (const n of profile.nodes) {
-    const hits = n.hitCount ?? 0;
+    const hits = hitsOf.get(n.id) ?? 0;
     if (hits === 0) continue;
     const { functionName, url, lineNumber } = n.callFrame;
     if (functionName === "(idle)") continue;
@@ -85,16 +103,24 @@ async function main() {
     const scenario = scenarios(data, QUICK).find((s) => s.name === name);
     if (!scenario) throw new Error(`no scenario ${name}`);
     const server = await startServer(cluster.url, 1, ["--cpu-prof", `--cpu-prof-dir=${profileDir}`]);
+    let measured: { from: number; to: number };
     try {
       await httpLoad(server.url, scenario.connections, 2, (n) => scenario.request(n + 1_000_000));
+      const from = performance.timeOrigin + performance.now();
       const result = await httpLoad(server.url, scenario.connections, seconds, (n) => scenario.request(n));
+      measured = { from, to: performance.timeOrigin + performance.now() };
       process.stdout.write(`${name}: ${(result.requests / result.seconds).toFixed(0)} req/s with the profiler on, ${result.errors} errors\n`);
     } finally {
       await server.stop();
     }
+    const stoppedAt = performance.timeOrigin + performance.now();
     const file = fs.readdirSync(profileDir).find((f) => f.endsWith(".cpuprofile"));
     if (!file) throw new Error("the server wrote no CPU profile");
-    const summary = summariseProfile(JSON.parse(fs.readFileSync(path.join(profileDir, file), "utf8")));
+    // The profile's clock is the server's monotonic clock in microseconds; map the measured
+    // window (wall clock, this process) onto it through the profile's own end, taken at stop.
+    const profile = JSON.parse(fs.readFileSync(path.join(profileDir, file), "utf8")) as CpuProfile & { endTime: number };
+    const endMicros = profile.endTime - (stoppedAt - measured.to) * 1000;
+    const summary = summariseProfile(profile, (measured.to - measured.from) / 1000, endMicros);
     process.stdout.write(`\nself time (of ${summary.totalSamples} samples, idle excluded):\n`);
     for (const e of summary.selfTop) process.stdout.write(`  ${e.percent.toFixed(1).padStart(5)}%  ${e.name}\n`);
     process.stdout.write(`\ninclusive, by package:\n`);

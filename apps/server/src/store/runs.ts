@@ -18,6 +18,15 @@ export async function updateRunRow(db: Knex, runId: string, changes: Record<stri
   await db("runs").where({ run_uuid: runId }).update(changes);
 }
 
+/**
+ * Runs a statement of the hot path as a named prepared statement when a name is given: PostgreSQL
+ * parses and plans it once per connection, later requests send only its parameters. The name
+ * must always stand for the same SQL text. (PGlite ignores the name.)
+ */
+function preparedFor(query: Knex.Raw, name: string | undefined): Promise<{ rows: unknown[] }> {
+  return (name === undefined ? query : query.options({ name })) as unknown as Promise<{ rows: unknown[] }>;
+}
+
 /** A run row with its params, tags and latest metrics aggregated as JSON arrays (see loadRuns). */
 interface RunWithDataRow extends RunRow {
   params: Array<[string, string]>;
@@ -33,7 +42,7 @@ interface RunWithDataRow extends RunRow {
  */
 export async function loadRuns(db: Knex, ids: string[]): Promise<RunRecord[]> {
   if (ids.length === 0) return [];
-  const result = await db.raw(
+  const query = db.raw(
     `SELECT r.*,
        (SELECT COALESCE(json_agg(json_build_array(p.key, p.value) ORDER BY p.key), '[]') FROM params p WHERE p.run_uuid = r.run_uuid) AS params,
        (SELECT COALESCE(json_agg(json_build_array(t.key, t.value) ORDER BY t.key), '[]') FROM tags t WHERE t.run_uuid = r.run_uuid) AS tags,
@@ -42,6 +51,7 @@ export async function loadRuns(db: Knex, ids: string[]): Promise<RunRecord[]> {
      FROM runs r WHERE r.run_uuid IN (${ids.map(() => "?").join(", ")})`,
     ids,
   );
+  const result = await preparedFor(query, ids.length === 1 ? "tracker_load_run" : undefined);
   const byId = new Map((result.rows as RunWithDataRow[]).map((r) => [r.run_uuid, r]));
   return ids.flatMap((id) => {
     const row = byId.get(id);
@@ -145,7 +155,7 @@ export async function insertMetrics(db: Knex, runId: string, metrics: MetricReco
   const bindings: Array<string | number> = [runId, runId];
   for (const m of points) bindings.push(m.key, m.value, m.timestamp, m.step);
   bindings.push(runId);
-  const result = await db.raw(
+  const query = db.raw(
     `WITH run AS (SELECT lifecycle_stage FROM runs WHERE run_uuid = ? FOR SHARE),
      inserted AS (
        INSERT INTO metrics (run_uuid, key, value, timestamp, step)
@@ -172,6 +182,7 @@ export async function insertMetrics(db: Knex, runId: string, metrics: MetricReco
      SELECT lifecycle_stage FROM run`,
     bindings,
   );
+  const result = await preparedFor(query, points.length === 1 ? "tracker_insert_metric" : undefined);
   return (result.rows as Array<{ lifecycle_stage: string }>)[0]?.lifecycle_stage;
 }
 
