@@ -119,9 +119,9 @@ export async function runBench(options: BenchOptions): Promise<BenchResult> {
 
       const pool = new pg.Pool({ connectionString: cluster.url, max: s.connections * request.sessions.length });
       try {
-        await rawLoad(pool, s.connections, load.warmupSeconds, request, (n) => s.substitutions(n + 1_000_000));
+        await rawLoad(pool, s.connections, load.warmupSeconds, request, (n) => s.substitutions(n + 1_000_000), s.stringify);
         const rawCpuMeter = measureCpu(() => [], cluster.postmasterPid);
-        const rawResult = await rawLoad(pool, s.connections, load.seconds, request, s.substitutions);
+        const rawResult = await rawLoad(pool, s.connections, load.seconds, request, s.substitutions, s.stringify);
         const rawCpu = rawCpuMeter.stop();
         const raw = summarize(rawResult);
         log(`  raw:     ${fmtSummary(raw)}; ${fmtCpu(rawCpu)}`);

@@ -12,6 +12,8 @@ export interface Scenario {
   rowsPerRequest?: number;
   /** Part of the 1 vs N workers comparison. */
   scale: boolean;
+  /** The raw side also JSON.stringify()s the rows it fetched (a large answer's serialisation). */
+  stringify?: boolean;
   request(n: number): HttpRequest;
   /** Replacements in the captured statements for the n-th raw replay (the captured request is n = CAPTURE_N). */
   substitutions(n: number): Array<[string, string]>;
@@ -26,6 +28,9 @@ const T0 = 1_800_000_000_000;
  * HTTP runs use, and a multiple of the write runs (its writes go to the first run).
  */
 export const CAPTURE_N = 5_000_000;
+
+/** Page size of the large-answer scenarios. */
+const LARGE_PAGE = 1000;
 
 /** The calibration scenario: a bare Express 5 route answering a small JSON body (calibration-server.mjs). */
 export const CALIBRATION = { name: "calibration", description: "GET of a bare Express 5 route answering {\"ok\":1}, its own process", connections: 8 };
@@ -71,6 +76,14 @@ export function scenarios(data: Dataset, sizes: Sizes): Scenario[] {
     order_by: ["last_update_time DESC"],
     max_results: sizes.experimentMaxResults,
   });
+  // Large answers: 1,000 runs (of the 10,000 with p1 = 'v3') and 1,000 experiments a page.
+  const largeSearchBody = JSON.stringify({
+    experiment_ids: [String(data.searchExperimentId)],
+    filter: "params.p1 = 'v3'",
+    order_by: ["metrics.m2 DESC"],
+    max_results: LARGE_PAGE,
+  });
+  const largeExperimentsBody = JSON.stringify({ order_by: ["last_update_time DESC"], max_results: LARGE_PAGE });
   const versionsQuery = new URLSearchParams({ filter: `name = '${data.modelName}'` }).toString();
 
   const none = () => [];
@@ -129,6 +142,24 @@ export function scenarios(data: Dataset, sizes: Sizes): Scenario[] {
       connections: 4,
       scale: true,
       request: () => ({ method: "POST", path: `${API}/runs/search`, body: searchBody }),
+      substitutions: none,
+    },
+    {
+      name: "runs/search-1000",
+      description: `runs/search returning ${LARGE_PAGE} runs (param filter, order by a metric) of the ${sizes.searchRuns.toLocaleString("en-US")} in the experiment; the raw side also JSON.stringify()s the rows`,
+      connections: 2,
+      scale: false,
+      stringify: true,
+      request: () => ({ method: "POST", path: `${API}/runs/search`, body: largeSearchBody }),
+      substitutions: none,
+    },
+    {
+      name: "experiments/search-1000",
+      description: `experiments/search returning ${LARGE_PAGE} experiments, order by last_update_time; the raw side also JSON.stringify()s the rows`,
+      connections: 4,
+      scale: false,
+      stringify: true,
+      request: () => ({ method: "POST", path: `${API}/experiments/search`, body: largeExperimentsBody }),
       substitutions: none,
     },
     {
