@@ -237,6 +237,13 @@ export function markdownReport(result: BenchResult, command: string): string {
   for (const r of result.results) lines.push(`- **${r.scenario.name}**: ${r.scenario.description}.`);
   lines.push("");
 
+  lines.push(
+    "Statements per request (counted by the server's own test, apps/server/src/store/metric-points.test.ts, and shown for every",
+    "scenario at the end of this page as captured from PostgreSQL's log): runs/log-metric 1, runs/log-batch of metrics only 1 (no",
+    "transaction: one statement is atomic by itself; a batch with params or tags is one transaction of 4 to 6), runs/get 1.",
+    "CPU profile of runs/log-metric before and after issue 16: [benchmarks/cpu-profile-log-metric.md](benchmarks/cpu-profile-log-metric.md).",
+    "",
+  );
   lines.push("## Targets", "");
   lines.push("| target | measured | met |", "|---|---|---|");
   for (const c of checks) lines.push(`| ${c.target} | ${c.measured.replace(/\|/g, "\\|")} | ${c.met ? "yes" : "**no**"} |`);
