@@ -20,11 +20,15 @@ describe.skipIf(!runnable)("pnpm bench --quick", () => {
       "log-metric",
       "log-batch",
       "runs/get",
+      "experiments/get",
       "metrics/get-history",
       "runs/search",
+      "runs/search-1000",
+      "experiments/search-1000",
       "experiments/search",
       "model-versions/search",
     ]);
+    expect(result.calibration?.summary.requestsPerSecond).toBeGreaterThan(0);
     for (const r of result.results) {
       expect(r.tracker.errors, `${r.scenario.name}: ${r.firstError}`).toBe(0);
       expect(r.raw.errors, `${r.scenario.name}: ${r.firstError}`).toBe(0);
@@ -34,9 +38,9 @@ describe.skipIf(!runnable)("pnpm bench --quick", () => {
       expect(r.rss.peakBytes).toBeGreaterThan(0);
       expect(r.statements.length).toBeGreaterThan(0);
     }
-    // The raw side replays what the server issued: a transaction with the multi-row INSERT.
+    // The raw side replays what the server issued: one statement, the multi-row INSERT, no transaction.
     const batch = result.results.find((r) => r.scenario.name === "log-batch")!;
-    expect(batch.statements).toMatch(/BEGIN/);
+    expect(batch.statements).not.toMatch(/BEGIN/);
     expect(batch.statements).toMatch(/insert into "?metrics"? \(run_uuid/i);
     expect(batch.statements).toMatch(/VALUES \(\$\d+/);
     expect(result.explain?.plan).toMatch(/Execution Time/);
@@ -50,6 +54,7 @@ describe.skipIf(!runnable)("pnpm bench --quick", () => {
     const checks = checkTargets(result);
     expect(checks.map((c) => c.target).join("\n")).toMatch(/log-batch ingest/);
     expect(checks.map((c) => c.target).join("\n")).toMatch(/artifact upload of 16 MiB/);
+    expect(checks.map((c) => c.target).join("\n")).toMatch(/calibration/);
     expect(consoleReport(result)).toMatch(/runs\/search/);
     const out = fs.mkdtempSync(path.join(os.tmpdir(), "tracker-bench-report-"));
     try {

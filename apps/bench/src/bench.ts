@@ -1,4 +1,4 @@
-import { execFile } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -7,9 +7,9 @@ import pg from "pg";
 import { describe, withStatementLog, type CapturedRequest } from "./capture.js";
 import { httpLoad, rawLoad, summarize, type Summary } from "./load.js";
 import { machineInfo, type MachineInfo } from "./machine.js";
-import { STARTUP_BENCH } from "./paths.js";
+import { CALIBRATION_SERVER, STARTUP_BENCH } from "./paths.js";
 import { startCluster, type Cluster } from "./postgres.js";
-import { scenarios as defineScenarios, type Scenario } from "./scenarios.js";
+import { CALIBRATION, CAPTURE_N, scenarios as defineScenarios, type Scenario } from "./scenarios.js";
 import { seed } from "./seed.js";
 import { runArtifactBench, type ArtifactBenchResult } from "./artifacts.js";
 import { measureCpu, runCli, sampleRss, startServer, type CpuReport, type RssReport } from "./server-process.js";
@@ -70,6 +70,8 @@ export interface BenchResult {
   explain?: { sql: string; params: Array<string | null>; plan: string };
   startup?: StartupResult;
   artifacts?: ArtifactBenchResult;
+  /** The calibration scenario (a bare Express 5 route), measured before the scenarios. */
+  calibration?: { summary: Summary; cpu: CpuReport; loadAverage: number };
 }
 
 export async function runBench(options: BenchOptions): Promise<BenchResult> {
@@ -91,6 +93,8 @@ export async function runBench(options: BenchOptions): Promise<BenchResult> {
     const data = await seed(cluster.url, sizes, log, { searchRuns: pick("runs/search") });
     const seedSeconds = (performance.now() - seedStarted) / 1000;
     const chosen = defineScenarios(data, sizes).filter((s) => pick(s.name));
+
+    const calibration = await measureCalibration(cluster.postmasterPid, load, log);
 
     let server = await startServer(cluster.url, 1);
     servers.push(server);
@@ -117,9 +121,9 @@ export async function runBench(options: BenchOptions): Promise<BenchResult> {
 
       const pool = new pg.Pool({ connectionString: cluster.url, max: s.connections * request.sessions.length });
       try {
-        await rawLoad(pool, s.connections, load.warmupSeconds, request, (n) => s.substitutions(n + 1_000_000));
+        await rawLoad(pool, s.connections, load.warmupSeconds, request, (n) => s.substitutions(n + 1_000_000), s.stringify);
         const rawCpuMeter = measureCpu(() => [], cluster.postmasterPid);
-        const rawResult = await rawLoad(pool, s.connections, load.seconds, request, s.substitutions);
+        const rawResult = await rawLoad(pool, s.connections, load.seconds, request, s.substitutions, s.stringify);
         const rawCpu = rawCpuMeter.stop();
         const raw = summarize(rawResult);
         log(`  raw:     ${fmtSummary(raw)}; ${fmtCpu(rawCpu)}`);
@@ -220,6 +224,7 @@ export async function runBench(options: BenchOptions): Promise<BenchResult> {
       scale,
       explain,
       startup,
+      calibration,
     };
   } finally {
     for (const s of servers) await s.stop().catch(() => undefined);
@@ -227,8 +232,30 @@ export async function runBench(options: BenchOptions): Promise<BenchResult> {
   }
 }
 
+/** The calibration scenario: calibration-server.mjs in its own process, the same load as the scenarios. */
+async function measureCalibration(postmasterPid: number, load: Load, log: (line: string) => void): Promise<BenchResult["calibration"]> {
+  const child = spawn(process.execPath, [CALIBRATION_SERVER], { stdio: ["ignore", "pipe", "inherit"] });
+  try {
+    const url = await new Promise<string>((resolve, reject) => {
+      child.stdout.once("data", (d: Buffer) => resolve(d.toString().trim()));
+      child.once("exit", (code) => reject(new Error(`calibration server exited with ${code}`)));
+    });
+    log(`\n${CALIBRATION.name}: ${CALIBRATION.description}; ${CALIBRATION.connections} connections`);
+    const request = () => ({ method: "GET" as const, path: "/ping" });
+    await httpLoad(url, CALIBRATION.connections, load.warmupSeconds, request);
+    const loadAverage = os.loadavg()[0];
+    const cpuMeter = measureCpu(() => [child.pid!], postmasterPid);
+    const summary = summarize(await httpLoad(url, CALIBRATION.connections, load.seconds, request));
+    const cpu = cpuMeter.stop();
+    log(`  express: ${fmtSummary(summary)} (load average ${loadAverage.toFixed(2)}); ${fmtCpu(cpu)}`);
+    return { summary, cpu, loadAverage };
+  } finally {
+    child.kill("SIGTERM");
+  }
+}
+
 async function captureRequest(cluster: Cluster, url: string, s: Scenario): Promise<CapturedRequest> {
-  const req = s.request(0);
+  const req = s.request(CAPTURE_N);
   return withStatementLog(cluster.url, cluster.logFile, async () => {
     const res = await fetch(url + req.path, {
       method: req.method,

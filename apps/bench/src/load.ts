@@ -91,15 +91,15 @@ export async function httpLoad(url: string, connections: number, seconds: number
 }
 
 /** Replays one captured request: its connections in parallel, each one's statements in order. */
-export async function replay(pool: pg.Pool, request: CapturedRequest): Promise<void> {
+export async function replay(pool: pg.Pool, request: CapturedRequest, stringify = false): Promise<void> {
   await Promise.all(
     request.sessions.map(async (session) => {
       const client = await pool.connect();
       let failed = false;
       try {
         for (const st of session) {
-          if (st.params) await client.query({ text: st.sql, values: st.params });
-          else await client.query(st.sql);
+          const result = st.params ? await client.query({ text: st.sql, values: st.params }) : await client.query(st.sql);
+          if (stringify) JSON.stringify(result.rows);
         }
       } catch (err) {
         failed = true;
@@ -121,6 +121,7 @@ export async function rawLoad(
   seconds: number,
   request: CapturedRequest,
   substitutions: (n: number) => Array<[string, string]>,
+  stringify = false,
 ): Promise<LoadResult> {
   let n = 0;
   const latencies: number[] = [];
@@ -134,7 +135,7 @@ export async function rawLoad(
         const r = substitute(request, substitutions(n++));
         const t0 = performance.now();
         try {
-          await replay(pool, r);
+          await replay(pool, r, stringify);
           latencies.push(performance.now() - t0);
         } catch (err) {
           errors += 1;

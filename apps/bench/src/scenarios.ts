@@ -12,8 +12,10 @@ export interface Scenario {
   rowsPerRequest?: number;
   /** Part of the 1 vs N workers comparison. */
   scale: boolean;
+  /** The raw side also JSON.stringify()s the rows it fetched (a large answer's serialisation). */
+  stringify?: boolean;
   request(n: number): HttpRequest;
-  /** Replacements in the captured statements for the n-th raw replay (the captured request is n = 0). */
+  /** Replacements in the captured statements for the n-th raw replay (the captured request is n = CAPTURE_N). */
   substitutions(n: number): Array<[string, string]>;
 }
 
@@ -21,24 +23,47 @@ const API = "/api/2.0/tracker";
 const REGISTRY = "/api/2.0/preview/tracker";
 const T0 = 1_800_000_000_000;
 
+/**
+ * The request whose SQL is captured for the raw side is request(CAPTURE_N): past the indexes the
+ * HTTP runs use, and a multiple of the write runs (its writes go to the first run).
+ */
+export const CAPTURE_N = 5_000_000;
+
+/** Page size of the large-answer scenarios. */
+const LARGE_PAGE = 1000;
+
+/** The calibration scenario: a bare Express 5 route answering a small JSON body (calibration-server.mjs). */
+export const CALIBRATION = { name: "calibration", description: "GET of a bare Express 5 route answering {\"ok\":1}, its own process", connections: 8 };
+
 export function scenarios(data: Dataset, sizes: Sizes): Scenario[] {
   const runs = data.writeRunIds;
   const runOf = (n: number) => runs[n % runs.length];
-  const writeSubstitution = (n: number): Array<[string, string]> => (n % runs.length === 0 ? [] : [[runs[0], runOf(n)]]);
+  // Every write carries distinct data (a point already stored would be skipped): the n-th write
+  // goes to run n mod runs, at "round" n div runs, with timestamps T0 + round * 100 + (0..99). So
+  // the raw side's replays differ too, they substitute the timestamps' common prefix
+  // (String(T0 / 100), which a round adds to) and the run; its rounds start past the HTTP side's.
+  const roundOf = (n: number) => Math.floor(n / runs.length);
+  const timestamp = (n: number, k = 0) => T0 + roundOf(n) * 100 + k;
+  const RAW_ROUNDS_FROM = 10_000_000;
+  if (CAPTURE_N % runs.length !== 0) throw new Error(`CAPTURE_N must be a multiple of the ${runs.length} write runs`);
+  const capturedPrefix = String(T0 / 100 + roundOf(CAPTURE_N));
+  const writeSubstitution = (n: number): Array<[string, string]> => [
+    [runs[0], runOf(n)],
+    [capturedPrefix, String(T0 / 100 + roundOf(n + RAW_ROUNDS_FROM))],
+  ];
 
-  // One log-batch body per run: batchMetrics values over batchKeys keys (a training loop's
-  // buffered steps), built once so the load generator only sends bytes.
-  const batchBodies = runs.map((runId) =>
+  // A log-batch body: batchMetrics values over batchKeys keys (a training loop's buffered steps).
+  const stepsPerBatch = Math.ceil(sizes.batchMetrics / sizes.batchKeys);
+  const batchBody = (n: number) =>
     JSON.stringify({
-      run_id: runId,
+      run_id: runOf(n),
       metrics: Array.from({ length: sizes.batchMetrics }, (_, i) => ({
         key: `batch_metric_${i % sizes.batchKeys}`,
         value: Math.sin(i) * 10,
-        timestamp: T0 + Math.floor(i / sizes.batchKeys),
-        step: Math.floor(i / sizes.batchKeys),
+        timestamp: timestamp(n, Math.floor(i / sizes.batchKeys)),
+        step: roundOf(n) * stepsPerBatch + Math.floor(i / sizes.batchKeys),
       })),
-    }),
-  );
+    });
 
   const searchBody = JSON.stringify({
     experiment_ids: [String(data.searchExperimentId)],
@@ -51,6 +76,14 @@ export function scenarios(data: Dataset, sizes: Sizes): Scenario[] {
     order_by: ["last_update_time DESC"],
     max_results: sizes.experimentMaxResults,
   });
+  // Large answers: 1,000 runs (of the 10,000 with p1 = 'v3') and 1,000 experiments a page.
+  const largeSearchBody = JSON.stringify({
+    experiment_ids: [String(data.searchExperimentId)],
+    filter: "params.p1 = 'v3'",
+    order_by: ["metrics.m2 DESC"],
+    max_results: LARGE_PAGE,
+  });
+  const largeExperimentsBody = JSON.stringify({ order_by: ["last_update_time DESC"], max_results: LARGE_PAGE });
   const versionsQuery = new URLSearchParams({ filter: `name = '${data.modelName}'` }).toString();
 
   const none = () => [];
@@ -61,11 +94,11 @@ export function scenarios(data: Dataset, sizes: Sizes): Scenario[] {
       connections: 8,
       scale: true,
       request: (n) => {
-        const step = Math.floor(n / runs.length);
+        const step = roundOf(n);
         return {
           method: "POST",
           path: `${API}/runs/log-metric`,
-          body: JSON.stringify({ run_id: runOf(n), key: "loss", value: 1 / (step + 1), timestamp: T0 + step, step }),
+          body: JSON.stringify({ run_id: runOf(n), key: "loss", value: 1 / (step + 1), timestamp: timestamp(n), step }),
         };
       },
       substitutions: writeSubstitution,
@@ -76,7 +109,7 @@ export function scenarios(data: Dataset, sizes: Sizes): Scenario[] {
       connections: 4,
       rowsPerRequest: sizes.batchMetrics,
       scale: true,
-      request: (n) => ({ method: "POST", path: `${API}/runs/log-batch`, body: batchBodies[n % runs.length] }),
+      request: (n) => ({ method: "POST", path: `${API}/runs/log-batch`, body: batchBody(n) }),
       substitutions: writeSubstitution,
     },
     {
@@ -85,6 +118,14 @@ export function scenarios(data: Dataset, sizes: Sizes): Scenario[] {
       connections: 8,
       scale: true,
       request: () => ({ method: "GET", path: `${API}/runs/get?run_id=${data.wideRunId}` }),
+      substitutions: none,
+    },
+    {
+      name: "experiments/get",
+      description: "experiments/get of one experiment",
+      connections: 8,
+      scale: false,
+      request: () => ({ method: "GET", path: `${API}/experiments/get?experiment_id=${data.writeExperimentId}` }),
       substitutions: none,
     },
     {
@@ -101,6 +142,24 @@ export function scenarios(data: Dataset, sizes: Sizes): Scenario[] {
       connections: 4,
       scale: true,
       request: () => ({ method: "POST", path: `${API}/runs/search`, body: searchBody }),
+      substitutions: none,
+    },
+    {
+      name: "runs/search-1000",
+      description: `runs/search returning ${LARGE_PAGE} runs (param filter, order by a metric) of the ${sizes.searchRuns.toLocaleString("en-US")} in the experiment; the raw side also JSON.stringify()s the rows`,
+      connections: 2,
+      scale: false,
+      stringify: true,
+      request: () => ({ method: "POST", path: `${API}/runs/search`, body: largeSearchBody }),
+      substitutions: none,
+    },
+    {
+      name: "experiments/search-1000",
+      description: `experiments/search returning ${LARGE_PAGE} experiments, order by last_update_time; the raw side also JSON.stringify()s the rows`,
+      connections: 4,
+      scale: false,
+      stringify: true,
+      request: () => ({ method: "POST", path: `${API}/experiments/search`, body: largeExperimentsBody }),
       substitutions: none,
     },
     {

@@ -2,6 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { runCli as runTrackerCli, startServerProcess, type ServerProcess as TrackerProcess } from "@tracker/testing";
+import { SERVER_CLI } from "./paths.js";
 
 /** `tracker server` as users run it (the built CLI), in its own process(es). */
 export interface ServerProcess {
@@ -34,11 +35,17 @@ export async function runCli(args: string[], env: NodeJS.ProcessEnv): Promise<vo
   if (run.code !== 0) throw new Error(`tracker ${args.join(" ")} exited ${run.code}:\n${run.stdout}${run.stderr}`);
 }
 
-export async function startServer(databaseUrl: string, workers: number): Promise<ServerProcess> {
+/**
+ * `tracker server` on the given PostgreSQL with `workers` processes; `nodeArgs` go to node itself
+ * (e.g. `--cpu-prof`), and TRACKER_BENCH_SERVER_CLI may name another build to compare.
+ */
+export async function startServer(databaseUrl: string, workers: number, nodeArgs: string[] = []): Promise<ServerProcess> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "tracker-bench-server-"));
   // Request logging off (warn, the default of startServerProcess): the raw side logs nothing either.
   const server = await startServerProcess(["--backend-store-uri", databaseUrl, "--workers", String(workers)], {
     env: { TRACKER_DATA_DIR: dataDir, TRACKER_WORKERS: String(workers) },
+    nodeArgs,
+    cli: SERVER_CLI,
   });
   const pid = server.child.pid!;
   const pids = () => (workers > 1 ? [pid, ...childPids(pid)] : [pid]);

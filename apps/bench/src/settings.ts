@@ -85,6 +85,10 @@ export const TARGETS = {
   searchP50Ms: 100,
   /** metrics/get-history: server RSS growth under this many bytes. */
   historyRssGrowthBytes: 100 * 1024 * 1024,
+  /** Request rate as a share of the calibration scenario's (a bare Express route), same run, same connections. */
+  ofCalibration: { "log-metric": 0.5, "runs/get": 0.5, "experiments/get": 0.6 } as Record<string, number>,
+  /** Large answers: tracker's p50 at most this multiple of the raw SQL + JSON.stringify p50. */
+  largeAnswerP50Ratio: 2,
   /** Every scenario: p99 at most this multiple of p50. */
   p99OverP50: 10,
 };

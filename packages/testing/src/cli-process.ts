@@ -59,6 +59,10 @@ export interface ServerProcessOptions {
    */
   ready?: "healthy" | "listening";
   timeoutMs?: number;
+  /** Arguments for node itself, before the CLI (e.g. `--cpu-prof`). */
+  nodeArgs?: string[];
+  /** Another build of the CLI to run (the benchmark compares builds); the workspace's by default. */
+  cli?: string;
 }
 
 const OUTPUT_LIMIT = 1 << 20;
@@ -68,10 +72,10 @@ const OUTPUT_LIMIT = 1 << 20;
  * built CLI), with DATABASE_URL cleared and LOG_LEVEL=warn unless `env` says otherwise.
  */
 export async function startServerProcess(args: string[], options: ServerProcessOptions = {}): Promise<ServerProcess> {
-  assertBuilt();
-  const { env = {}, ready = "healthy", timeoutMs = 60_000 } = options;
+  const { env = {}, ready = "healthy", timeoutMs = 60_000, nodeArgs = [], cli = CLI } = options;
+  if (cli === CLI) assertBuilt();
   const port = await freePort();
-  const child = spawn(process.execPath, [CLI, "server", "--host", "127.0.0.1", "--port", String(port), ...args], {
+  const child = spawn(process.execPath, [...nodeArgs, cli, "server", "--host", "127.0.0.1", "--port", String(port), ...args], {
     env: { ...process.env, DATABASE_URL: "", LOG_LEVEL: "warn", TRACKER_WORKERS: "1", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });

@@ -23,6 +23,10 @@ describe("tracker CLI: flags and environment", () => {
     expect(workerCount({}, { TRACKER_WORKERS: "3" })).toBe(3);
     expect(workerCount({ workers: 2 }, { TRACKER_WORKERS: "3" })).toBe(2);
     expect(workerCount({}, {})).toBe(1);
+    // Default: one per CPU on PostgreSQL, 1 on the embedded database.
+    expect(workerCount({}, {}, true, 4)).toBe(4);
+    expect(workerCount({}, {}, false, 4)).toBe(1);
+    expect(workerCount({}, { TRACKER_WORKERS: "1" }, true, 4)).toBe(1);
   });
 
   it("takes the artifact flags: serving on by default, file:// URIs for folders, sizes with units", () => {

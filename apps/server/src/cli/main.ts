@@ -61,14 +61,15 @@ function byteSizeOption(value: string): number {
 }
 
 async function serve(flags: ServerFlags): Promise<void> {
-  let workers: number;
-  try {
-    workers = workerCount(flags);
-  } catch (err) {
-    fail(`--workers ${errorText(err)}`);
-  }
+  // Worker processes of the cluster exist only on PostgreSQL; they report the same count.
+  let workers = isPrimary() ? 1 : workerCount(flags, process.env, true);
   if (isPrimary()) {
     const config = await resolveConfig(flags);
+    try {
+      workers = workerCount(flags, process.env, Boolean(config.databaseUrl));
+    } catch (err) {
+      fail(`--workers ${errorText(err)}`);
+    }
     if (workers > 1) {
       if (!config.databaseUrl) fail("--workers above 1 needs PostgreSQL (--backend-store-uri postgresql://...); the embedded database is single-process");
       try {
@@ -116,7 +117,7 @@ export function buildProgram(): Command {
     .exitOverride();
 
   withServerFlags(program.command("server").description("start the HTTP server"))
-    .option("--workers <n>", "number of server processes; above 1 needs PostgreSQL (env TRACKER_WORKERS; default 1)", parseIntegerOption(1, 64))
+    .option("--workers <n>", "number of server processes; above 1 needs PostgreSQL (env TRACKER_WORKERS; default: the number of CPUs on PostgreSQL, 1 on the embedded database)", parseIntegerOption(1, 64))
     .action(serve);
 
   const db = program.command("db").description("database maintenance").exitOverride();

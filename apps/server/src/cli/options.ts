@@ -1,3 +1,4 @@
+import os from "node:os";
 import { InvalidArgumentError } from "commander";
 import { loadConfig, type TrackerConfig } from "../config/config.js";
 
@@ -59,10 +60,18 @@ export function configFromFlags(flags: ServerFlags, env: NodeJS.ProcessEnv = pro
   return loadConfig(env2, overrides);
 }
 
-/** Number of server processes: flag, else TRACKER_WORKERS, else 1. */
-export function workerCount(flags: ServerFlags, env: NodeJS.ProcessEnv = process.env): number {
+/**
+ * Number of server processes: flag, else TRACKER_WORKERS, else one per CPU on PostgreSQL (the
+ * server is stateless, the database is shared) and 1 on the embedded database (single-process).
+ */
+export function workerCount(
+  flags: ServerFlags,
+  env: NodeJS.ProcessEnv = process.env,
+  usesPostgres = false,
+  cpus: number = os.availableParallelism(),
+): number {
   if (flags.workers !== undefined) return flags.workers;
   const raw = env.TRACKER_WORKERS;
-  if (raw === undefined || raw === "") return 1;
+  if (raw === undefined || raw === "") return usesPostgres ? Math.min(64, Math.max(1, cpus)) : 1;
   return parseIntegerOption(1, 64)(raw);
 }

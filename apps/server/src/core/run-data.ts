@@ -3,7 +3,7 @@ import { invalidParameter, notFound } from "./errors.js";
 import { checkKey, checkValue, LIMITS, type RunValueLimits } from "./limits.js";
 import type { KeyValue, MetricRecord } from "./model.js";
 import { systemTags } from "./system-tags.js";
-import { checkRunTag, getRun, requireActiveRun } from "./runs.js";
+import { checkRunActive, checkRunTag, getRun, requireActiveRun } from "./runs.js";
 import * as store from "../store/runs.js";
 
 /** Writes and reads of a run's metrics, params and tags (revision-agnostic). */
@@ -26,10 +26,8 @@ function checkParamsUnchanged(runId: string, params: KeyValue[], stored: Map<str
 
 export async function logMetric(services: Services, runId: string, metric: MetricRecord): Promise<void> {
   checkMetric(metric);
-  await services.knex.transaction(async (trx) => {
-    await requireActiveRun(trx, runId);
-    await store.insertMetrics(trx, runId, [metric]);
-  });
+  // One statement: checks the run, skips a point already stored, updates latest_metrics.
+  checkRunActive(runId, await store.insertMetrics(services.knex, runId, [metric]));
 }
 
 export async function logParam(services: Services, runId: string, param: KeyValue): Promise<void> {
@@ -106,20 +104,25 @@ function checkBatch(batch: Batch, limits: RunValueLimits): void {
 
 /**
  * runs/log-batch: limits first, then everything in one transaction (all or nothing). Tags with a
- * repeated key keep the last value; params may repeat an identical value.
+ * repeated key keep the last value; params may repeat an identical value; metric points already
+ * stored (or repeated in the batch) are skipped. A batch of metrics only is one statement.
  */
 export async function logBatch(services: Services, runId: string, batch: Batch): Promise<void> {
   checkBatch(batch, runValueLimitsOf(services));
   const params = [...new Map(batch.params.map((p) => [p.key, p])).values()];
   const tags = [...new Map(batch.tags.map((t) => [t.key, t])).values()];
   const names = systemTags(services.config.namespace);
+  if (params.length === 0 && tags.length === 0) {
+    checkRunActive(runId, await store.insertMetrics(services.knex, runId, batch.metrics));
+    return;
+  }
   await services.knex.transaction(async (trx) => {
     await requireActiveRun(trx, runId);
     checkParamsUnchanged(runId, params, await store.insertParams(trx, runId, params));
     await store.upsertTags(trx, runId, tags);
     const runName = tags.find((t) => t.key === names.runName);
     if (runName) await store.updateRunRow(trx, runId, { run_name: runName.value });
-    await store.insertMetrics(trx, runId, batch.metrics);
+    if (batch.metrics.length > 0) await store.insertMetrics(trx, runId, batch.metrics);
   });
 }
 

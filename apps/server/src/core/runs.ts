@@ -84,11 +84,16 @@ export async function getRun(services: Services, runId: string): Promise<RunReco
 /** Locks the run (shared) inside a transaction and checks it may be written to. */
 export async function requireActiveRun(db: Knex, runId: string): Promise<RunRow> {
   const row = await store.findRunRow(db, runId, true);
-  if (!row) throw runMissing(runId);
-  if (row.lifecycle_stage !== "active") {
-    throw invalidParameter(`The run ${runId} must be in the 'active' state. Current state is ${row.lifecycle_stage}.`);
+  checkRunActive(runId, row?.lifecycle_stage);
+  return row as RunRow;
+}
+
+/** Throws unless a run was found (its lifecycle stage is given) and is active. */
+export function checkRunActive(runId: string, lifecycleStage: string | undefined): void {
+  if (lifecycleStage === undefined) throw runMissing(runId);
+  if (lifecycleStage !== "active") {
+    throw invalidParameter(`The run ${runId} must be in the 'active' state. Current state is ${lifecycleStage}.`);
   }
-  return row;
 }
 
 export async function updateRun(

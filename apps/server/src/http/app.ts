@@ -9,6 +9,7 @@ import type { HandlerTable } from "./operation-handler.js";
 import { normaliseRequest } from "./request-normalisation.js";
 import { mlflowDocument } from "./mlflow-documents.js";
 import { originOf } from "./request-origin.js";
+import { cacheValidatorRouteCompilation } from "./route-match-cache.js";
 import { searchByGet } from "./get-as-post.js";
 import { docsDirectory, revisionOf, SPEC_ORDER, specPath, type SpecName } from "./revisions.js";
 import { artifactPathAsOneSegment, artifactServiceGate, isArtifactUpload } from "./artifact-routes.js";
@@ -30,6 +31,7 @@ function operationIdOf(req: express.Request): string | undefined {
 }
 
 function validatorFor(spec: SpecName, validateResponses: boolean, mlflow: boolean): RequestHandler[] {
+  cacheValidatorRouteCompilation();
   return OpenApiValidator.middleware({
     // express-openapi-validator's types want its own document type; the relaxed copy is that JSON.
     apiSpec: mlflow ? (mlflowDocument(spec) as unknown as string) : specPath(spec),

@@ -1,6 +1,6 @@
 import type { Knex } from "knex";
 import type { ExperimentRecord, KeyValue } from "../core/model.js";
-import { groupBy, toExperiment, type ExperimentRow } from "./rows.js";
+import { toExperiment, type ExperimentRow } from "./rows.js";
 
 /** SQL for experiments and their tags. */
 
@@ -21,16 +21,23 @@ export async function insertExperiment(db: Knex, row: ExperimentRow, tags: KeyVa
   }
 }
 
-/** Loads experiments with their tags, in the order of `ids`. */
+/**
+ * Loads experiments with their tags, in the order of `ids`, in one statement: each experiment row
+ * carries its tags as a JSON array ordered by key.
+ */
 export async function loadExperiments(db: Knex, ids: number[]): Promise<ExperimentRecord[]> {
   if (ids.length === 0) return [];
-  const rows = await db<ExperimentRow>("experiments").whereIn("experiment_id", ids);
-  const tagRows = await db("experiment_tags").whereIn("experiment_id", ids).orderBy(["experiment_id", "key"]);
-  const tags = groupBy(tagRows as Array<{ experiment_id: number; key: string; value: string }>, (r) => r.experiment_id);
+  const result = await db.raw(
+    `SELECT e.*,
+       (SELECT COALESCE(json_agg(json_build_array(t.key, t.value) ORDER BY t.key), '[]') FROM experiment_tags t WHERE t.experiment_id = e.experiment_id) AS tags
+     FROM experiments e WHERE e.experiment_id IN (${ids.map(() => "?").join(", ")})`,
+    ids,
+  );
+  const rows = result.rows as Array<ExperimentRow & { tags: Array<[string, string]> }>;
   const byId = new Map(rows.map((r) => [Number(r.experiment_id), r]));
   return ids.flatMap((id) => {
     const row = byId.get(id);
-    return row ? [toExperiment(row, tags.get(String(id)) ?? [])] : [];
+    return row ? [toExperiment(row, row.tags.map(([key, value]) => ({ key, value })))] : [];
   });
 }
 

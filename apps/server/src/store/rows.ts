@@ -22,17 +22,6 @@ export interface RunRow {
   lifecycle_stage: LifecycleStage;
 }
 
-export interface LatestMetricRow {
-  run_uuid: string;
-  key: string;
-  value: number;
-  timestamp: number;
-  step: number;
-  last_value: number;
-  last_timestamp: number;
-  last_step: number;
-}
-
 export const toExperiment = (row: ExperimentRow, tags: KeyValue[]): ExperimentRecord => ({
   experimentId: Number(row.experiment_id),
   name: row.name,

@@ -1,6 +1,6 @@
 import type { Knex } from "knex";
 import type { KeyValue, MetricRecord, RunRecord } from "../core/model.js";
-import { groupBy, toMetric, toRunInfo, type LatestMetricRow, type RunRow } from "./rows.js";
+import { toMetric, toRunInfo, type RunRow } from "./rows.js";
 
 /** SQL for runs and their params, tags and metrics. */
 
@@ -27,47 +27,66 @@ export interface RunColumns {
 }
 
 /**
- * Loads runs (info, params, tags, both kinds of latest metrics) in the order of `ids`; with
- * `columns`, only the keys named there (the database sends nothing else).
+ * Runs a statement of the hot path as a named prepared statement when a name is given: PostgreSQL
+ * parses and plans it once per connection, later requests send only its parameters. The name
+ * must always stand for the same SQL text. (PGlite ignores the name.)
+ */
+function preparedFor(query: Knex.Raw, name: string | undefined): Promise<{ rows: unknown[] }> {
+  return (name === undefined ? query : query.options({ name })) as unknown as Promise<{ rows: unknown[] }>;
+}
+
+/** A run row with its params, tags and latest metrics aggregated as JSON arrays (see loadRuns). */
+interface RunWithDataRow extends RunRow {
+  params: Array<[string, string]>;
+  tags: Array<[string, string]>;
+  /** [key, value, timestamp, step, last_value, last_timestamp, last_step]; JSON writes NaN and infinities as strings. */
+  metrics: Array<[string, number | string, number, number, number | string, number, number]>;
+}
+
+/** `AND <column> IN (...)` for a key list (`AND false` when it is empty); nothing without a list. */
+function keyFilter(column: string, keys: string[] | undefined): { sql: string; bindings: string[] } {
+  if (keys === undefined) return { sql: "", bindings: [] };
+  if (keys.length === 0) return { sql: " AND false", bindings: [] };
+  return { sql: ` AND ${column} IN (${keys.map(() => "?").join(", ")})`, bindings: keys };
+}
+
+/**
+ * Loads runs (info, params, tags, both kinds of latest metrics) in the order of `ids`, in one
+ * statement (one round trip, one connection): each run row carries its params, tags and latest
+ * metrics as JSON arrays ordered by key, aggregated by correlated subqueries on the primary keys.
+ * With `columns`, only the keys named there (and the system tags) are loaded: the database sends
+ * nothing else.
  */
 export async function loadRuns(db: Knex, ids: string[], columns?: RunColumns): Promise<RunRecord[]> {
   if (ids.length === 0) return [];
-  const only = <T extends {}>(query: Knex.QueryBuilder<T>, keys: string[] | undefined) => (keys === undefined ? query : query.whereIn("key", keys));
-  const tagQuery = db("tags").whereIn("run_uuid", ids);
-  if (columns) {
-    const escaped = columns.systemPrefix.replace(/[\\%_]/g, (c) => `\\${c}`);
-    tagQuery.where((q) => q.whereIn("key", columns.tagKeys).orWhere("key", "like", `${escaped}.%`));
-  }
-  const [rows, paramRows, tagRows, metricRows] = await Promise.all([
-    db<RunRow>("runs").whereIn("run_uuid", ids),
-    only(db("params").whereIn("run_uuid", ids), columns?.paramKeys).orderBy(["run_uuid", "key"]),
-    tagQuery.orderBy(["run_uuid", "key"]),
-    only(db<LatestMetricRow>("latest_metrics").whereIn("run_uuid", ids), columns?.metricKeys).orderBy(["run_uuid", "key"]),
-  ]);
-  const params = groupBy(paramRows as Array<KeyValue & { run_uuid: string }>, (r) => r.run_uuid);
-  const tags = groupBy(tagRows as Array<KeyValue & { run_uuid: string }>, (r) => r.run_uuid);
-  const latest = new Map<string, MetricRecord[]>();
-  const lastLogged = new Map<string, MetricRecord[]>();
-  const push = (map: Map<string, MetricRecord[]>, runId: string, metric: MetricRecord) => {
-    const list = map.get(runId);
-    if (list) list.push(metric);
-    else map.set(runId, [metric]);
-  };
-  for (const m of metricRows) {
-    push(latest, m.run_uuid, toMetric(m.key, m.value, m.timestamp, m.step));
-    push(lastLogged, m.run_uuid, toMetric(m.key, m.last_value, m.last_timestamp, m.last_step));
-  }
-  const byId = new Map(rows.map((r) => [r.run_uuid, r]));
+  const params = keyFilter("p.key", columns?.paramKeys);
+  const metrics = keyFilter("m.key", columns?.metricKeys);
+  const tagKeys = keyFilter("t.key", columns?.tagKeys);
+  const systemTags = columns ? `${columns.systemPrefix.replace(/[\\%_]/g, (c) => `\\${c}`)}.%` : undefined;
+  const tags = columns
+    ? { sql: ` AND (${tagKeys.sql ? tagKeys.sql.slice(" AND ".length) : "true"} OR t.key LIKE ?)`, bindings: [...tagKeys.bindings, systemTags as string] }
+    : tagKeys;
+  const query = db.raw(
+    `SELECT r.*,
+       (SELECT COALESCE(json_agg(json_build_array(p.key, p.value) ORDER BY p.key), '[]') FROM params p WHERE p.run_uuid = r.run_uuid${params.sql}) AS params,
+       (SELECT COALESCE(json_agg(json_build_array(t.key, t.value) ORDER BY t.key), '[]') FROM tags t WHERE t.run_uuid = r.run_uuid${tags.sql}) AS tags,
+       (SELECT COALESCE(json_agg(json_build_array(m.key, m.value, m.timestamp, m.step, m.last_value, m.last_timestamp, m.last_step) ORDER BY m.key), '[]')
+          FROM latest_metrics m WHERE m.run_uuid = r.run_uuid${metrics.sql}) AS metrics
+     FROM runs r WHERE r.run_uuid IN (${ids.map(() => "?").join(", ")})`,
+    [...params.bindings, ...tags.bindings, ...metrics.bindings, ...ids],
+  );
+  const result = await preparedFor(query, ids.length === 1 && !columns ? "tracker_load_run" : undefined);
+  const byId = new Map((result.rows as RunWithDataRow[]).map((r) => [r.run_uuid, r]));
   return ids.flatMap((id) => {
     const row = byId.get(id);
     if (!row) return [];
     return [
       {
         info: toRunInfo(row),
-        params: params.get(id) ?? [],
-        tags: tags.get(id) ?? [],
-        latestMetrics: latest.get(id) ?? [],
-        lastLoggedMetrics: lastLogged.get(id) ?? [],
+        params: row.params.map(([key, value]) => ({ key, value })),
+        tags: row.tags.map(([key, value]) => ({ key, value })),
+        latestMetrics: row.metrics.map((m) => toMetric(m[0], m[1] as number, m[2], m[3])),
+        lastLoggedMetrics: row.metrics.map((m) => toMetric(m[0], m[4] as number, m[5], m[6])),
       },
     ];
   });
@@ -118,42 +137,77 @@ export async function findParam(db: Knex, runId: string, key: string): Promise<s
   return row?.value;
 }
 
+/** Identity of a stored metric point: what the unique index metrics_point_key compares (NaN equals NaN, 0 equals -0). */
+function pointKey(m: MetricRecord): string {
+  return `${m.key}\u0000${m.timestamp}\u0000${m.step}\u0000${String(m.value)}`;
+}
+
+/** Drops repeats of a point within one request, keeping the first. */
+export function distinctPoints(metrics: MetricRecord[]): MetricRecord[] {
+  const seen = new Set<string>();
+  return metrics.filter((m) => {
+    const id = pointKey(m);
+    if (seen.has(id)) return false;
+    seen.add(id);
+    return true;
+  });
+}
+
 /**
- * Appends metric values and folds them into latest_metrics, in one statement (one round trip):
- * a multi-row INSERT into metrics (VALUES, one row per value, the run id bound once), whose
- * RETURNING rows are reduced to one row per key and upserted into latest_metrics, so no
- * latest_metrics row is touched twice. Revision C's rule: the latest timestamp wins, ties by the
- * larger value (PostgreSQL orders NaN above every number), exact ties keep the earlier value;
- * revisions A and B: the highest insertion id (the last value logged).
+ * Appends metric values to an active run and folds them into latest_metrics, in one statement
+ * (one round trip, atomic by itself, so no explicit transaction is needed):
+ * - `run` reads the run's lifecycle stage and holds a share lock on its row until the statement's
+ *   transaction ends, so a concurrent delete waits (or, if it came first, nothing is written);
+ * - `inserted` is a multi-row INSERT (VALUES, one row per value, the run id bound once) into
+ *   metrics, only if the run is active, skipping points already stored (ON CONFLICT on the unique
+ *   index metrics_point_key, which also settles concurrent identical requests);
+ * - its RETURNING rows (the values really added) are reduced to one row per key and upserted into
+ *   latest_metrics, so no latest_metrics row is touched twice. Revision C's rule: the latest
+ *   timestamp wins, ties by the larger value (PostgreSQL orders NaN above every number), exact
+ *   ties keep the earlier value; revisions A and B: the highest insertion id (the last value logged).
+ * Returns the run's lifecycle stage, or undefined when there is no such run (nothing is written
+ * unless it is "active").
  */
-export async function insertMetrics(db: Knex, runId: string, metrics: MetricRecord[]): Promise<void> {
-  if (metrics.length === 0) return;
+export async function insertMetrics(db: Knex, runId: string, metrics: MetricRecord[]): Promise<string | undefined> {
+  const points = distinctPoints(metrics);
+  if (points.length === 0) {
+    const row = await db("runs").select("lifecycle_stage").where({ run_uuid: runId }).first();
+    return row?.lifecycle_stage;
+  }
   // The first row's casts give the VALUES columns their types; the other rows' parameters follow.
-  const rows = metrics.map((_, i) => (i === 0 ? "(?, CAST(? AS double precision), CAST(? AS bigint), CAST(? AS bigint))" : "(?, ?, ?, ?)"));
-  const bindings: Array<string | number> = [runId];
-  for (const m of metrics) bindings.push(m.key, m.value, m.timestamp, m.step);
+  const rows = points.map((_, i) => (i === 0 ? "(?, CAST(? AS double precision), CAST(? AS bigint), CAST(? AS bigint))" : "(?, ?, ?, ?)"));
+  const bindings: Array<string | number> = [runId, runId];
+  for (const m of points) bindings.push(m.key, m.value, m.timestamp, m.step);
   bindings.push(runId);
-  await db.raw(
-    `WITH inserted AS (
+  const query = db.raw(
+    `WITH run AS (SELECT lifecycle_stage FROM runs WHERE run_uuid = ? FOR SHARE),
+     inserted AS (
        INSERT INTO metrics (run_uuid, key, value, timestamp, step)
        SELECT ?, v.key, v.value, v.timestamp, v.step FROM (VALUES ${rows.join(", ")}) AS v (key, value, timestamp, step)
+       WHERE EXISTS (SELECT 1 FROM run WHERE lifecycle_stage = 'active')
+       ON CONFLICT (run_uuid, key, timestamp, step, value) DO NOTHING
        RETURNING id, key, value, timestamp, step
      ),
      latest AS (SELECT DISTINCT ON (key) key, value, timestamp, step FROM inserted ORDER BY key, timestamp DESC, value DESC, id),
-     last AS (SELECT DISTINCT ON (key) key, value, timestamp, step, id FROM inserted ORDER BY key, id DESC)
-     INSERT INTO latest_metrics AS t (run_uuid, key, value, timestamp, step, last_value, last_timestamp, last_step, last_id)
-     SELECT ?, latest.key, latest.value, latest.timestamp, latest.step, last.value, last.timestamp, last.step, last.id
-     FROM latest JOIN last ON last.key = latest.key
-     ON CONFLICT (run_uuid, key) DO UPDATE SET
-       value = CASE WHEN (excluded.timestamp, excluded.value) > (t.timestamp, t.value) THEN excluded.value ELSE t.value END,
-       step = CASE WHEN (excluded.timestamp, excluded.value) > (t.timestamp, t.value) THEN excluded.step ELSE t.step END,
-       timestamp = GREATEST(t.timestamp, excluded.timestamp),
-       last_value = CASE WHEN excluded.last_id > t.last_id THEN excluded.last_value ELSE t.last_value END,
-       last_timestamp = CASE WHEN excluded.last_id > t.last_id THEN excluded.last_timestamp ELSE t.last_timestamp END,
-       last_step = CASE WHEN excluded.last_id > t.last_id THEN excluded.last_step ELSE t.last_step END,
-       last_id = GREATEST(t.last_id, excluded.last_id)`,
+     last AS (SELECT DISTINCT ON (key) key, value, timestamp, step, id FROM inserted ORDER BY key, id DESC),
+     folded AS (
+       INSERT INTO latest_metrics AS t (run_uuid, key, value, timestamp, step, last_value, last_timestamp, last_step, last_id)
+       SELECT ?, latest.key, latest.value, latest.timestamp, latest.step, last.value, last.timestamp, last.step, last.id
+       FROM latest JOIN last ON last.key = latest.key
+       ON CONFLICT (run_uuid, key) DO UPDATE SET
+         value = CASE WHEN (excluded.timestamp, excluded.value) > (t.timestamp, t.value) THEN excluded.value ELSE t.value END,
+         step = CASE WHEN (excluded.timestamp, excluded.value) > (t.timestamp, t.value) THEN excluded.step ELSE t.step END,
+         timestamp = GREATEST(t.timestamp, excluded.timestamp),
+         last_value = CASE WHEN excluded.last_id > t.last_id THEN excluded.last_value ELSE t.last_value END,
+         last_timestamp = CASE WHEN excluded.last_id > t.last_id THEN excluded.last_timestamp ELSE t.last_timestamp END,
+         last_step = CASE WHEN excluded.last_id > t.last_id THEN excluded.last_step ELSE t.last_step END,
+         last_id = GREATEST(t.last_id, excluded.last_id)
+     )
+     SELECT lifecycle_stage FROM run`,
     bindings,
   );
+  const result = await preparedFor(query, points.length === 1 ? "tracker_insert_metric" : undefined);
+  return (result.rows as Array<{ lifecycle_stage: string }>)[0]?.lifecycle_stage;
 }
 
 /** Rows per query when reading a metric's history (see metricHistoryPages). */

@@ -3,6 +3,7 @@ import * as initial from "./0001_initial.js";
 import * as registry from "./0002_registry.js";
 import * as performanceIndexes from "./0003_performance.js";
 import * as aliasesDatasets from "./0004_aliases_datasets.js";
+import * as metricPoints from "./0005_metric_points.js";
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -15,6 +16,7 @@ const migrations: ReadonlyArray<[string, Migration]> = [
   ["0002_registry", registry],
   ["0003_performance", performanceIndexes],
   ["0004_aliases_datasets", aliasesDatasets],
+  ["0005_metric_points", metricPoints],
 ];
 
 /** A static migration source, so the compiled server needs no file-system globbing. */

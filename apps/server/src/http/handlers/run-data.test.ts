@@ -154,7 +154,8 @@ describe.each(testDatabases())("revision C metrics, params, tags, batches, artif
 
   it("enforces the batch limits at the boundary", async () => {
     const id = await newRun();
-    const metrics = (n: number) => Array.from({ length: n }, (_, i) => ({ key: `m${i % 7}`, value: i, timestamp: i }));
+    // Distinct points (a point logged again would be skipped): `from` shifts the values.
+    const metrics = (n: number, from = 0) => Array.from({ length: n }, (_, i) => ({ key: `m${i % 7}`, value: from + i, timestamp: i }));
     const kv = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => ({ key: `${prefix}${i}`, value: "v" }));
     await ok("runs/log-batch", { run_id: id, metrics: metrics(1000) });
     await rejects("runs/log-batch", { run_id: id, metrics: metrics(1001) });
@@ -163,7 +164,7 @@ describe.each(testDatabases())("revision C metrics, params, tags, batches, artif
     await ok("runs/log-batch", { run_id: id, tags: kv("t", 100) });
     await rejects("runs/log-batch", { run_id: id, tags: kv("u", 101) });
     // 900 metrics + 50 params + 50 tags is valid; one more tag is not.
-    await ok("runs/log-batch", { run_id: id, metrics: metrics(900), params: kv("r", 50), tags: kv("s", 50) });
+    await ok("runs/log-batch", { run_id: id, metrics: metrics(900, 1000), params: kv("r", 50), tags: kv("s", 50) });
     await rejects("runs/log-batch", { run_id: id, metrics: metrics(900), params: kv("r2", 50), tags: kv("s2", 51) });
     await ok("runs/log-batch", { run_id: id, params: [{ key: "k".repeat(250), value: "v".repeat(250) }] });
     await rejects("runs/log-batch", { run_id: id, params: [{ key: "k".repeat(251), value: "v" }] });
