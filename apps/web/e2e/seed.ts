@@ -1,7 +1,4 @@
 // Data for the end-to-end tests, created through @tracker-ml/client as a user's script would.
-import fs from "node:fs";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { TrackerClient } from "@tracker-ml/client";
 
 export const XSS_NAME = `<img src=x onerror="window.__xss=1">`;
@@ -15,18 +12,7 @@ export interface Seeded {
 }
 
 /** An experiment with five finished runs (lr, model, acc/loss histories), a nested child, a RUNNING run. */
-/**
- * The local folder behind a run's artifact URI: a path or file:// URI, or (when the server proxies
- * artifacts) `mlflow-artifacts:/<path>` below the server's artifact root.
- */
-export function artifactFolder(uri: string, artifactRoot: string): string | undefined {
-  if (uri.startsWith("file://")) return fileURLToPath(uri);
-  if (uri.startsWith("/")) return uri;
-  const proxied = /^mlflow-artifacts:(?:\/\/[^/]*)?\/(.*)$/.exec(uri);
-  return proxied ? path.join(artifactRoot, proxied[1]!) : undefined;
-}
-
-export async function seed(baseUrl: string, ns: string, token?: string, artifactRoot?: string): Promise<Seeded> {
+export async function seed(baseUrl: string, ns: string, token?: string): Promise<Seeded> {
   const client = new TrackerClient({ baseUrl, token });
   const experimentId = await client.createExperiment("fraud-detection", { tags: { team: "risk" } });
   const runIds: Record<string, string> = {};
@@ -66,17 +52,15 @@ export async function seed(baseUrl: string, ns: string, token?: string, artifact
   runIds["still-training"] = live.info.run_id;
   await client.logMetric(live.info.run_id, "acc", 0.5, { step: 0 });
 
-  // Artifacts of the best run, written where the run's artifact URI points (a local folder here).
+  // Artifacts of the best run, uploaded through the server's artifact service as a training script
+  // on another machine does.
   const bestRun = await client.getRun(best);
   const uri = bestRun.info.artifact_uri ?? "";
-  const folder = artifactRoot === undefined ? undefined : artifactFolder(uri, artifactRoot);
-  if (folder) {
-    fs.mkdirSync(path.join(folder, "model"), { recursive: true });
-    fs.writeFileSync(path.join(folder, "model", "MLmodel"), "flavors:\n  python_function:\n    loader_module: model\n");
-    fs.writeFileSync(path.join(folder, "metrics.json"), JSON.stringify({ acc: 0.93, note: XSS_SCRIPT }));
-    fs.writeFileSync(path.join(folder, "predictions.csv"), `id,label,score\n1,fraud,0.97\n2,ok,"${XSS_NAME.replace(/"/g, '""')}"\n`);
-    fs.writeFileSync(path.join(folder, "notes.txt"), `plain text ${XSS_SCRIPT}`);
-  }
+  const bytes = (text: string) => new TextEncoder().encode(text);
+  await client.uploadArtifact(best, bytes("flavors:\n  python_function:\n    loader_module: model\n"), "model/MLmodel");
+  await client.uploadArtifact(best, bytes(JSON.stringify({ acc: 0.93, note: XSS_SCRIPT })), "metrics.json");
+  await client.uploadArtifact(best, bytes(`id,label,score\n1,fraud,0.97\n2,ok,"${XSS_NAME.replace(/"/g, '""')}"\n`), "predictions.csv");
+  await client.uploadArtifact(best, bytes(`plain text ${XSS_SCRIPT}`), "notes.txt");
 
   const modelName = "fraud-model";
   await client.createRegisteredModel(modelName, { description: "Detects fraud." });

@@ -50,7 +50,7 @@ for (const kind of testDatabases()) {
     beforeAll(async () => {
       if (!fs.existsSync(path.join(webDir, "index.html"))) throw new Error("apps/web/dist is missing: run `pnpm build` first");
       server = await startTestServer(kind, { webDir });
-      data = await seed(server.url, "tracker", undefined, path.join(server.dataDir, "artifacts"));
+      data = await seed(server.url, "tracker");
       const launched = await launchBrowser();
       browser = launched.browser;
       closeBrowser = launched.close;
@@ -203,23 +203,21 @@ for (const kind of testDatabases()) {
       await artifacts.getByRole("button", { name: "metrics.json" }).waitFor();
       await artifacts.getByRole("button", { name: /model\// }).click();
       await artifacts.getByRole("button", { name: "MLmodel" }).waitFor();
-      // Previews and downloads use the artifact service's browser endpoint /get-artifact (issue 18):
-      // checked whenever the server has it.
+      // Previews and downloads through the artifact service's browser endpoint /get-artifact.
       const probe = await fetch(`${server.url}/get-artifact?run_uuid=${data.best}&path=notes.txt`);
-      if (probe.status === 200) {
-        await artifacts.getByRole("button", { name: "notes.txt" }).click();
-        await artifacts.locator("pre").filter({ hasText: XSS_SCRIPT }).waitFor();
-        await artifacts.getByRole("button", { name: "metrics.json" }).click();
-        await artifacts.locator("pre").filter({ hasText: '"acc": 0.93' }).waitFor();
-        await artifacts.getByRole("button", { name: "predictions.csv" }).click();
-        await artifacts.getByRole("cell", { name: "fraud" }).waitFor();
-        await artifacts.getByRole("cell", { name: XSS_NAME }).waitFor();
-        const download = page.waitForEvent("download");
-        await artifacts.getByRole("button", { name: "Download" }).click();
-        expect((await download).suggestedFilename()).toBe("predictions.csv");
-      } else {
-        expect(await probe.json()).toMatchObject({ error_code: "ENDPOINT_NOT_FOUND" });
-      }
+      expect(probe.status).toBe(200);
+      expect(probe.headers.get("content-type")).toMatch(/^text\/plain/);
+      await probe.arrayBuffer();
+      await artifacts.getByRole("button", { name: "notes.txt" }).click();
+      await artifacts.locator("pre").filter({ hasText: XSS_SCRIPT }).waitFor();
+      await artifacts.getByRole("button", { name: "metrics.json" }).click();
+      await artifacts.locator("pre").filter({ hasText: '"acc": 0.93' }).waitFor();
+      await artifacts.getByRole("button", { name: "predictions.csv" }).click();
+      await artifacts.getByRole("cell", { name: "fraud" }).waitFor();
+      await artifacts.getByRole("cell", { name: XSS_NAME }).waitFor();
+      const download = page.waitForEvent("download");
+      await artifacts.getByRole("button", { name: "Download" }).click();
+      expect((await download).suggestedFilename()).toBe("predictions.csv");
       await page.getByRole("region", { name: "Registered model versions" }).getByRole("link", { name: "fraud-model version 2" }).waitFor();
       expect(await xssFired(page)).toBeUndefined();
       await shot("run");

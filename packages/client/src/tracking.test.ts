@@ -11,7 +11,9 @@ describe.each(testDatabases())("TrackerClient tracking operations on %s", (kind)
   let client: TrackerClient;
 
   beforeAll(async () => {
-    server = await startTestServer(kind);
+    // Local artifact folders (as with --default-artifact-root): the artifact test writes into them
+    // directly. Artifacts through the server are tested in artifacts.test.ts.
+    server = await startTestServer(kind, { proxyArtifacts: false });
     client = new TrackerClient({ baseUrl: server.url });
   });
   afterAll(async () => {

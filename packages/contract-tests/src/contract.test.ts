@@ -43,7 +43,8 @@ describe.each(testDatabases())("contract: client x server x spec on %s", (kind) 
   let c: ReturnType<typeof clients>["c"];
 
   beforeAll(async () => {
-    [server, authServer] = await Promise.all([startContractServer(kind), startContractServer(kind, { TRACKER_AUTH_TOKEN: AUTH_TOKEN })]);
+    // Revisions A-C list and serve a run's local artifact folder, which the tests fill directly.
+    [server, authServer] = await Promise.all([startContractServer(kind, {}, true), startContractServer(kind, { TRACKER_AUTH_TOKEN: AUTH_TOKEN }, true)]);
     ({ a, b, c } = clients());
   });
   afterAll(async () => {

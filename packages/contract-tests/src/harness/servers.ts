@@ -1,3 +1,6 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { backendStore, startServerProcess, type ServerProcess } from "@tracker/testing";
 import type { TestDatabase } from "@tracker/testing";
 
@@ -7,13 +10,21 @@ export interface ContractServer {
   stop(): Promise<void>;
 }
 
-export async function startContractServer(kind: TestDatabase, env: NodeJS.ProcessEnv = {}): Promise<ContractServer> {
+/**
+ * Starts the server over a fresh database. With `localArtifacts`, experiments get local artifact
+ * folders (`--default-artifact-root`, in a temporary folder) that a test may write into directly,
+ * as a client on the server's machine does; otherwise artifacts go through the server.
+ */
+export async function startContractServer(kind: TestDatabase, env: NodeJS.ProcessEnv = {}, localArtifacts = false): Promise<ContractServer> {
   const store = await backendStore(kind);
+  const artifactRoot = localArtifacts ? fs.mkdtempSync(path.join(os.tmpdir(), "tracker-contract-artifacts-")) : undefined;
+  const removeRoot = () => artifactRoot && fs.rmSync(artifactRoot, { recursive: true, force: true });
   let server: ServerProcess;
   try {
-    server = await startServerProcess(["--backend-store-uri", store.uri], { env });
+    server = await startServerProcess(["--backend-store-uri", store.uri, ...(artifactRoot ? ["--default-artifact-root", artifactRoot] : [])], { env });
   } catch (err) {
     await store.dispose();
+    removeRoot();
     throw err;
   }
   return {
@@ -21,6 +32,7 @@ export async function startContractServer(kind: TestDatabase, env: NodeJS.Proces
     async stop() {
       await server.stop();
       await store.dispose();
+      removeRoot();
     },
   };
 }
