@@ -65,7 +65,8 @@ export interface ServerProcessOptions {
   cli?: string;
 }
 
-const OUTPUT_LIMIT = 1 << 20;
+/** Output kept per server process: enough for every line of the longest test (an outage under load, ~0.7 MB). */
+const OUTPUT_LIMIT = 8 << 20;
 
 /**
  * Starts `tracker server --host 127.0.0.1 --port <free> ...args` as a separate process (the
@@ -80,7 +81,11 @@ export async function startServerProcess(args: string[], options: ServerProcessO
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";
-  const collect = (chunk: Buffer) => (output = (output + chunk.toString()).slice(-OUTPUT_LIMIT));
+  // The last OUTPUT_LIMIT characters, cut at a line start (a log line is whole or left out).
+  const collect = (chunk: Buffer) => {
+    output += chunk.toString();
+    if (output.length > OUTPUT_LIMIT) output = output.slice(output.indexOf("\n", output.length - OUTPUT_LIMIT) + 1);
+  };
   child.stdout!.on("data", collect);
   child.stderr!.on("data", collect);
   let done = false;

@@ -80,6 +80,13 @@ function dispatch(spec: SpecName, services: Services, handlers: HandlerTable): R
   };
 }
 
+const isMadeUpStatusError = (error: Error): boolean => /^failed with status code \d+$/.test(error.message);
+
+function withoutErr(record: Record<string, unknown>): Record<string, unknown> {
+  const { err: _made_up, ...rest } = record;
+  return rest;
+}
+
 /** Builds the Express application: logging, aliases, per-revision validation and dispatch, errors. */
 export function createApp({ services, logger, handlers }: AppOptions): Express {
   const app = express();
@@ -102,7 +109,12 @@ export function createApp({ services, logger, handlers }: AppOptions): Express {
   app.use(
     pinoHttp({
       logger,
-      customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? "error" : "info"),
+      // 503 (the database is away) is a warning: the outage itself is reported once, by the database
+      // watch. Other 5xx are errors; their causes are logged where they happen (error-handler.ts).
+      customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? (res.statusCode === 503 && !err ? "warn" : "error") : "info"),
+      // pino-http makes up an Error("failed with status code N") with a stack trace for every 5xx
+      // answer; it says nothing the status does not, so the request line leaves it out.
+      customErrorObject: (_req, _res, error, record) => (isMadeUpStatusError(error) ? withoutErr(record) : record),
       // One short record per request; the headers only when debugging.
       serializers: requestLogSerializers(() => logger.isLevelEnabled("debug")),
       // Never write the bearer token (or cookies) to the log.

@@ -165,7 +165,9 @@ export const errorHandler: ErrorRequestHandler = (rawErr, req, res, _next) => {
     return;
   }
   if (isDatabaseUnavailable(err)) {
-    req.log?.warn({ err: rawErr }, "database unavailable");
+    // The outage is reported once (db/driver-log.ts) and each answer by its request line (503, a
+    // warning): the driver's error and stack only at debug, not once more per request.
+    req.log?.debug({ err: rawErr }, "database unavailable");
     sendError(res, "TEMPORARILY_UNAVAILABLE", "The database is unavailable; retry later");
     return;
   }
