@@ -141,7 +141,12 @@ for (const kind of testDatabases()) {
       expect(sent.param_keys).toEqual(["lr"]);
       expect(sent.order_by).toEqual(["metrics.acc DESC"]);
       await page.waitForFunction(() => new URL(location.href).searchParams.get("sort") === "metrics.acc");
-      await page.waitForFunction(() => document.querySelector("[role=row][data-run-id] a")?.textContent === "best-net");
+      await page
+        .waitForFunction(() => document.querySelector("[role=row][data-run-id] a")?.textContent === "best-net", undefined, { timeout: 10_000 })
+        .catch(async (err: unknown) => {
+          const rows = await page.locator("[role=row][data-run-id]").evaluateAll((els) => els.map((e) => `${e.getAttribute("data-run-id")}: ${e.textContent}`));
+          throw new Error(`first row is not best-net after sorting by acc (url ${page.url()}): ${JSON.stringify(rows)}`, { cause: err });
+        });
       const first = table.locator("[role=row][data-run-id]").first();
       expect(await first.textContent()).toContain("0.93");
       await shot("runs");

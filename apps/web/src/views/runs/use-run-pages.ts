@@ -57,10 +57,7 @@ export function useRunPages(query: RunQuery): RunPages {
         }
         // The last page carries no token: nothing more to fetch.
         if (!result.value.nextPageToken) setDone(true);
-        setRuns((previous) => {
-          const next = [...previous, ...result.value.items];
-          return next;
-        });
+        setRuns((previous) => appendPage(previous, result.value.items));
       },
       (failure: unknown) => {
         if (mine !== generation.current) return;
@@ -89,13 +86,14 @@ export function useRunPages(query: RunQuery): RunPages {
   }, [key, epoch, more]);
 
   const refresh = useCallback(async () => {
-    if (query.experimentIds.length === 0) return;
+    // Not while a page is being fetched: its answer is at least as fresh, and the two would race.
+    if (query.experimentIds.length === 0 || busy.current) return;
     const mine = generation.current;
     try {
       // One page from the top: new runs and changed ones there replace their rows; rows further
       // down keep their place (so a refresh costs one page however far the user scrolled).
       const first = await api().searchRunsColumns(query.experimentIds, query).pages().next();
-      if (mine !== generation.current || first.done) return;
+      if (mine !== generation.current || first.done || busy.current) return;
       setRuns((previous) => mergeFirstPage(previous, first.value.items));
       setError(undefined);
     } catch (failure) {
@@ -106,6 +104,15 @@ export function useRunPages(query: RunQuery): RunPages {
   }, [key]);
 
   return { runs, error, loading, done, more, refresh };
+}
+
+/**
+ * A further page after the rows already loaded. A run already on screen is not added twice: a live
+ * refresh may have brought it in meanwhile, and two rows with one run id would share a React key.
+ */
+export function appendPage(previous: readonly Run[], page: readonly Run[]): Run[] {
+  const seen = new Set(previous.map((run) => run.info.run_id));
+  return [...previous, ...page.filter((run) => !seen.has(run.info.run_id))];
 }
 
 /** The first page as fetched again, then every other loaded row in its old order. */
