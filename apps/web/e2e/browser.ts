@@ -41,7 +41,10 @@ export async function openPage(browser: Browser, colorScheme: "light" | "dark" =
   const page = await context.newPage();
   const problems: string[] = [];
   page.on("console", (message) => {
-    if (message.type() === "error") problems.push(message.text());
+    if (message.type() !== "error") return;
+    const at = message.location();
+    // Where it happened: the page, and the script line when the browser names one.
+    problems.push(`${message.text()} [page ${page.url()}${at.url ? `, ${at.url}:${at.lineNumber}` : ""}]`);
   });
   page.on("pageerror", (error) => problems.push(error.message));
   return { page, context, problems };

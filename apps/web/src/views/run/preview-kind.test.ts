@@ -21,6 +21,15 @@ describe("artifact previews", () => {
     const html = renderMarkdown("# Title\n\n<script>alert(1)</script><img src=x onerror=alert(1)>\n\n**bold** [l](javascript:alert(1))");
     expect(html).toContain("<h1");
     expect(html).toContain("<strong>bold</strong>");
-    expect(html).not.toMatch(/<script|onerror|javascript:/i);
+    expect(html).not.toMatch(/<script|<img|javascript:/i);
+  });
+  it("shows raw HTML in Markdown as text, never as markup", () => {
+    const html = renderMarkdown('Hi <img src=x onerror="alert(1)"> and\n\n<div onclick="x()">block</div>');
+    expect(html).toContain("&lt;img src=x onerror=");
+    expect(html).toContain("&lt;div onclick=");
+    expect(html).not.toMatch(/<img|<div/i);
+    const probe = document.createElement("div");
+    probe.innerHTML = html;
+    expect(probe.textContent).toContain('<img src=x onerror="alert(1)">');
   });
 });
