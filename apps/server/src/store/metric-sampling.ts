@@ -53,9 +53,10 @@ const big = (x: bigint | undefined) => (x === undefined ? null : x.toString());
  *   or less than its width); raw points go by their own step.
  * - Each bucket keeps its first and last point (by step, timestamp, value) and its lowest and
  *   highest (NaN never wins either; ties to the earlier point), by one hash aggregation over
- *   exact float8 arrays; the points are merged when they coincide and at most maxResults per run
- *   leave the database, preferring first, last, maximum, minimum (with maxResults below 4 the
- *   single bucket keeps them in that order of preference). Spikes survive.
+ *   exact float8 arrays; a point that is also an earlier one of its bucket is sent once, so at
+ *   most 4 points per bucket and maxResults per run leave the database (with maxResults below 4
+ *   the single bucket keeps first, last, maximum, minimum in that order of preference). Spikes
+ *   survive.
  */
 export async function sampleMetricHistories(db: Knex, runIds: readonly string[], key: string, options: SampleOptions): Promise<SampledPoint[]> {
   if (runIds.length === 0) return [];
@@ -101,6 +102,8 @@ export async function sampleMetricHistories(db: Knex, runIds: readonly string[],
   }
 
   const first = (s: string, t: string, v: string) => byStep(s, t, v);
+  const named = (prefix: string, [step, timestamp, value]: readonly [string, string, string]) =>
+    `${step} AS ${prefix}_step, ${timestamp} AS ${prefix}_ts, ${value} AS ${prefix}_value`;
   const sql = `
     WITH stats AS (
       SELECT run_uuid, sum(n) AS n, min(lo) AS lo, max(hi) AS hi
@@ -140,24 +143,35 @@ export async function sampleMetricHistories(db: Knex, runIds: readonly string[],
         FROM candidates
        GROUP BY run_uuid, div((at::numeric - lo) * ${buckets}, hi::numeric - lo + 1)
     ),
+    decoded AS (
+      SELECT run_uuid, ${named("f", fromByStep("first"))}, ${named("l", fromByStep("last"))},
+             ${named("h", fromByValueDesc("high"))}, ${named("m", fromByValue("low"))}
+        FROM buckets
+    ),
+    -- Each bucket's points, each once (a point that is also an earlier one is left out).
     picked AS (
-      SELECT run_uuid, v.step, v.timestamp, v.value, v.preference
-        FROM buckets,
-             LATERAL (VALUES (${fromByStep("first").join(", ")}, 1), (${fromByStep("last").join(", ")}, 2),
-                             (${fromByValueDesc("high").join(", ")}, 3), (${fromByValue("low").join(", ")}, 4)) AS v (step, timestamp, value, preference)
-       WHERE v.step IS NOT NULL
+      SELECT run_uuid, f_step AS step, f_ts AS timestamp, f_value AS value, 1 AS preference FROM decoded
+      UNION ALL
+      SELECT run_uuid, l_step, l_ts, l_value, 2 FROM decoded
+       WHERE (l_step, l_ts, l_value) IS DISTINCT FROM (f_step, f_ts, f_value)
+      UNION ALL
+      SELECT run_uuid, h_step, h_ts, h_value, 3 FROM decoded
+       WHERE h_step IS NOT NULL AND (h_step, h_ts, h_value) IS DISTINCT FROM (f_step, f_ts, f_value)
+         AND (h_step, h_ts, h_value) IS DISTINCT FROM (l_step, l_ts, l_value)
+      UNION ALL
+      SELECT run_uuid, m_step, m_ts, m_value, 4 FROM decoded
+       WHERE m_step IS NOT NULL AND (m_step, m_ts, m_value) IS DISTINCT FROM (f_step, f_ts, f_value)
+         AND (m_step, m_ts, m_value) IS DISTINCT FROM (l_step, l_ts, l_value) AND (m_step, m_ts, m_value) IS DISTINCT FROM (h_step, h_ts, h_value)
     ),
-    distinct_points AS (
-      SELECT run_uuid, step, timestamp, value, min(preference) AS preference
-        FROM picked GROUP BY run_uuid, step, timestamp, value
-    ),
+    -- At most 4 points a bucket and floor(maxResults / 4) buckets: only below 4 is there a cap to apply.
     capped AS (
-      SELECT *, row_number() OVER (PARTITION BY run_uuid ORDER BY preference, step, timestamp) AS rank
-        FROM distinct_points
+      ${options.maxResults >= 4
+        ? "SELECT * FROM picked"
+        : "SELECT * FROM (SELECT *, row_number() OVER (PARTITION BY run_uuid ORDER BY preference, step, timestamp) AS rank FROM picked) AS ranked WHERE rank <= " + options.maxResults}
     )
     SELECT run_uuid, step, timestamp, value FROM whole
     UNION ALL
-    SELECT run_uuid, step, timestamp, value FROM capped WHERE rank <= CAST(? AS bigint)
+    SELECT run_uuid, step, timestamp, value FROM capped
     ORDER BY run_uuid, step, timestamp`;
   const bindings = [
     ...statBindings,
@@ -167,7 +181,6 @@ export async function sampleMetricHistories(db: Knex, runIds: readonly string[],
     key,
     key, big(start),
     key, big(end),
-    options.maxResults,
   ];
   const result = await db.raw(sql, bindings as Knex.RawBinding[]);
   const rows = (result.rows ?? result) as Array<{ run_uuid: string; value: number | string; timestamp: number | string; step: number | string }>;
