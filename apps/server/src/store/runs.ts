@@ -1,5 +1,6 @@
 import type { Knex } from "knex";
 import type { KeyValue, MetricRecord, RunRecord } from "../core/model.js";
+import { ROLLUP_UPSERT_CTES } from "./metric-rollups.js";
 import { toMetric, toRunInfo, type RunRow } from "./rows.js";
 
 /** SQL for runs and their params, tags and metrics. */
@@ -164,7 +165,9 @@ export function distinctPoints(metrics: MetricRecord[]): MetricRecord[] {
  * - its RETURNING rows (the values really added) are reduced to one row per key and upserted into
  *   latest_metrics, so no latest_metrics row is touched twice. Revision C's rule: the latest
  *   timestamp wins, ties by the larger value (PostgreSQL orders NaN above every number), exact
- *   ties keep the earlier value; revisions A and B: the highest insertion id (the last value logged).
+ *   ties keep the earlier value; revisions A and B: the highest insertion id (the last value logged);
+ * - the same rows are folded into metric_rollups (store/metric-rollups.ts), which the downsampled
+ *   histories read, so duplicates skipped by ON CONFLICT are never counted.
  * Returns the run's lifecycle stage, or undefined when there is no such run (nothing is written
  * unless it is "active").
  */
@@ -178,14 +181,14 @@ export async function insertMetrics(db: Knex, runId: string, metrics: MetricReco
   const rows = points.map((_, i) => (i === 0 ? "(?, CAST(? AS double precision), CAST(? AS bigint), CAST(? AS bigint))" : "(?, ?, ?, ?)"));
   const bindings: Array<string | number> = [runId, runId];
   for (const m of points) bindings.push(m.key, m.value, m.timestamp, m.step);
-  bindings.push(runId);
+  bindings.push(runId, runId);
   const query = db.raw(
     `WITH run AS (SELECT lifecycle_stage FROM runs WHERE run_uuid = ? FOR SHARE),
      inserted AS (
        INSERT INTO metrics (run_uuid, key, value, timestamp, step)
        SELECT ?, v.key, v.value, v.timestamp, v.step FROM (VALUES ${rows.join(", ")}) AS v (key, value, timestamp, step)
        WHERE EXISTS (SELECT 1 FROM run WHERE lifecycle_stage = 'active')
-       ON CONFLICT (run_uuid, key, timestamp, step, value) DO NOTHING
+       ON CONFLICT (run_uuid, key, step, timestamp, value) DO NOTHING
        RETURNING id, key, value, timestamp, step
      ),
      latest AS (SELECT DISTINCT ON (key) key, value, timestamp, step FROM inserted ORDER BY key, timestamp DESC, value DESC, id),
@@ -202,7 +205,7 @@ export async function insertMetrics(db: Knex, runId: string, metrics: MetricReco
          last_timestamp = CASE WHEN excluded.last_id > t.last_id THEN excluded.last_timestamp ELSE t.last_timestamp END,
          last_step = CASE WHEN excluded.last_id > t.last_id THEN excluded.last_step ELSE t.last_step END,
          last_id = GREATEST(t.last_id, excluded.last_id)
-     )
+     ),${ROLLUP_UPSERT_CTES}
      SELECT lifecycle_stage FROM run`,
     bindings,
   );

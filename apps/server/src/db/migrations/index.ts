@@ -4,6 +4,7 @@ import * as registry from "./0002_registry.js";
 import * as performanceIndexes from "./0003_performance.js";
 import * as aliasesDatasets from "./0004_aliases_datasets.js";
 import * as metricPoints from "./0005_metric_points.js";
+import * as metricRollups from "./0006_metric_rollups.js";
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -17,6 +18,7 @@ const migrations: ReadonlyArray<[string, Migration]> = [
   ["0003_performance", performanceIndexes],
   ["0004_aliases_datasets", aliasesDatasets],
   ["0005_metric_points", metricPoints],
+  ["0006_metric_rollups", metricRollups],
 ];
 
 /** A static migration source, so the compiled server needs no file-system globbing. */
