@@ -13,7 +13,9 @@ import { seed, XSS_NAME, XSS_SCRIPT, type Seeded } from "./seed";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const webDir = process.env.TRACKER_WEB_DIR ?? path.resolve(here, "../dist");
-const screenshots = path.resolve(here, "../../../docs/screenshots");
+// Test runs keep their screenshots under test-results (gitignored); `pnpm screenshots`
+// (UPDATE_SCREENSHOTS=1) writes them to docs/screenshots, the ones the README shows.
+const screenshots = process.env.UPDATE_SCREENSHOTS === "1" ? path.resolve(here, "../../../docs/screenshots") : path.resolve(here, "../test-results/screenshots");
 
 async function axeViolations(page: Page): Promise<string[]> {
   const result = await new AxeBuilder({ page }).analyze();
