@@ -196,8 +196,8 @@ for (const kind of testDatabases()) {
     it("pans and zooms a chart (keys, buttons, shift+drag): the window is in the URL, survives live refresh and is fetched again", async () => {
       const client = new TrackerClient({ baseUrl: server.url });
       const running = data.runIds["still-training"]!;
-      const now = Date.now();
-      await client.logBatch(running, { metrics: Array.from({ length: 31 }, (_, step) => ({ key: "loss", value: 1 / (step + 1), step, timestamp: now + step * 1000 })) });
+      const t0 = Date.now() - 60_000;
+      await client.logBatch(running, { metrics: Array.from({ length: 31 }, (_, step) => ({ key: "loss", value: 1 / (step + 1), step, timestamp: t0 + step * 1000 })) });
       const runs = [data.runIds["baseline"], data.best, running].join(",");
       const chart = page.getByRole("group", { name: "loss chart" });
       const host = chart.getByRole("img", { name: "Chart of loss" });
@@ -237,9 +237,11 @@ for (const kind of testDatabases()) {
       expect(from).toBeGreaterThan(11);
       expect(to - from).toBeCloseTo(10, 6);
       // A live refresh (the RUNNING run logs more) brings new data and keeps the window.
-      const refreshed = page.waitForRequest((r) => r.url().includes("get-history-bulk-interval") && r.url().includes("start_step="), { timeout: 20_000 });
+      const refreshed = page.waitForResponse(async (r) => r.url().includes("get-history-bulk-interval") && (await r.text()).includes('"step":31'), { timeout: 20_000 });
+      const drawn = await host.getAttribute("data-drawn-at");
       await client.logMetric(running, "loss", 0.01, { step: 31 });
       await refreshed;
+      await expect.poll(() => host.getAttribute("data-drawn-at")).not.toBe(drawn);
       await expect.poll(window).toEqual([from, to]);
       // Reload keeps it; the relative-time axis maps its window to steps for the server.
       await page.reload();
