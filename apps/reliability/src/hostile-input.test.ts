@@ -321,7 +321,6 @@ describe.each(testDatabases())("hostile input, case by case (%s)", (kind) => {
       ["GET", "/api/2.0/tracker/%2e%2e/%2e%2e/etc/passwd"],
       ["GET", "/api/2.0/tracker/experiments/get%00"],
       ["GET", "/api/9.9/tracker/experiments/get"],
-      ["GET", "/"],
       ["GET", "/api"],
       ["POST", "/api/2.0/preview/tracker/registered-models/create/extra"],
     ];
@@ -331,6 +330,11 @@ describe.each(testDatabases())("hostile input, case by case (%s)", (kind) => {
       expect(errorAnswerProblems(answer, [p])).toEqual([]);
       expect(JSON.parse(answer.text).error_code).toBe("ENDPOINT_NOT_FOUND");
     }
+    // Outside the API a client that prefers JSON gets the JSON 404 too (browsers, curl and other
+    // clients taking anything get the web UI's page: see apps/server/src/http/web-ui.test.ts).
+    const root = await sendRaw(suite.url, "GET", "/", undefined, { accept: "application/json" });
+    expect(root.status).toBe(404);
+    expect(JSON.parse(root.text).error_code).toBe("ENDPOINT_NOT_FOUND");
     expect((await sendRaw(suite.url, "HEAD", "/api/2.0/tracker/nothing")).status).toBe(404);
     // fetch cannot send TRACE; Node's own client can.
     const trace = await new Promise<RawAnswer>((resolve, reject) => {

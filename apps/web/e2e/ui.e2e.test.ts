@@ -13,7 +13,9 @@ import { seed, XSS_NAME, XSS_SCRIPT, type Seeded } from "./seed";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const webDir = process.env.TRACKER_WEB_DIR ?? path.resolve(here, "../dist");
-const screenshots = path.resolve(here, "../../../docs/screenshots");
+// Test runs keep their screenshots under test-results (gitignored); `pnpm screenshots`
+// (UPDATE_SCREENSHOTS=1) writes them to docs/screenshots, the ones the README shows.
+const screenshots = process.env.UPDATE_SCREENSHOTS === "1" ? path.resolve(here, "../../../docs/screenshots") : path.resolve(here, "../test-results/screenshots");
 
 async function axeViolations(page: Page): Promise<string[]> {
   const result = await new AxeBuilder({ page }).analyze();
@@ -188,6 +190,68 @@ for (const kind of testDatabases()) {
       await page.getByRole("img", { name: "Chart of acc" }).locator("canvas").waitFor();
       expect(await xssFired(page)).toBeUndefined();
       await shot("compare");
+      expect(await axeViolations(page)).toEqual([]);
+    });
+
+    it("pans and zooms a chart (keys, buttons, shift+drag): the window is in the URL, survives live refresh and is fetched again", async () => {
+      const client = new TrackerClient({ baseUrl: server.url });
+      const running = data.runIds["still-training"]!;
+      const t0 = Date.now() - 60_000;
+      await client.logBatch(running, { metrics: Array.from({ length: 31 }, (_, step) => ({ key: "loss", value: 1 / (step + 1), step, timestamp: t0 + step * 1000 })) });
+      const runs = [data.runIds["baseline"], data.best, running].join(",");
+      const chart = page.getByRole("group", { name: "loss chart" });
+      const host = chart.getByRole("img", { name: "Chart of loss" });
+      const fetched = (from: number, to: number) =>
+        page.waitForRequest((r) => r.url().includes("get-history-bulk-interval") && r.url().includes(`start_step=${from}&`) && r.url().includes(`end_step=${to}&`));
+      const window = async () => [Number(await host.getAttribute("data-x-min")), Number(await host.getAttribute("data-x-max"))];
+      const zoomParam = () => page.evaluate(() => new URL(location.href).searchParams.get("zoom"));
+
+      // A zoomed window in the URL is drawn and fetched at full resolution.
+      let request = fetched(10, 20);
+      await go(`/compare?runs=${runs}&charts=loss&zoom=loss:10:20`);
+      await request;
+      await chart.getByRole("button", { name: "Reset zoom (steps 10–20)" }).waitFor();
+      await expect.poll(window).toEqual([10, 20]);
+      // Arrow keys on the focused chart and the pan buttons move it; the new range is fetched.
+      request = fetched(12, 23);
+      await chart.focus();
+      await page.keyboard.press("ArrowRight");
+      await request;
+      expect(await zoomParam()).toBe("loss:12.5:22.5");
+      request = fetched(7, 18);
+      await chart.getByRole("button", { name: "Pan left" }).click();
+      await chart.getByRole("button", { name: "Pan left" }).click();
+      await request;
+      await expect.poll(window).toEqual([7.5, 17.5]);
+      // Shift+drag pans too: dragging the data left shows later steps.
+      const over = host.locator(".u-over");
+      const box = (await over.boundingBox())!;
+      await page.keyboard.down("Shift");
+      await page.mouse.move(box.x + box.width * 0.6, box.y + box.height / 2);
+      await page.mouse.down();
+      await page.mouse.move(box.x + box.width * 0.2, box.y + box.height / 2, { steps: 5 });
+      await page.mouse.up();
+      await page.keyboard.up("Shift");
+      await page.waitForFunction(() => Number(new URL(location.href).searchParams.get("zoom")?.split(":")[1]) > 11);
+      const [from, to] = await window();
+      expect(from).toBeGreaterThan(11);
+      expect(to - from).toBeCloseTo(10, 6);
+      // A live refresh (the RUNNING run logs more) brings new data and keeps the window.
+      const refreshed = page.waitForResponse(async (r) => r.url().includes("get-history-bulk-interval") && (await r.text()).includes('"step":31'), { timeout: 20_000 });
+      const drawn = await host.getAttribute("data-drawn-at");
+      await client.logMetric(running, "loss", 0.01, { step: 31 });
+      await refreshed;
+      await expect.poll(() => host.getAttribute("data-drawn-at")).not.toBe(drawn);
+      await expect.poll(window).toEqual([from, to]);
+      // Reload keeps it; the relative-time axis maps its window to steps for the server.
+      await page.reload();
+      await expect.poll(window).toEqual([from, to]);
+      request = fetched(10, 20);
+      await go(`/compare?runs=${runs}&charts=loss&x=relative&zoom=loss:10.2:19.5`);
+      await request;
+      await expect.poll(window).toEqual([10.2, 19.5]);
+      await chart.getByRole("button", { name: /Reset zoom/ }).click();
+      await page.waitForFunction(() => !new URL(location.href).searchParams.has("zoom"));
       expect(await axeViolations(page)).toEqual([]);
     });
 

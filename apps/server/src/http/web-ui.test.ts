@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -43,6 +44,38 @@ describe("the web UI at /", () => {
       const csp = response.headers.get("content-security-policy")!;
       expect(csp).toBe(WEB_UI_CSP);
       expect(csp).not.toContain("unsafe-inline");
+    }
+  });
+
+  it("serves the page to clients that take anything (curl, fetch, prefetches) or send no Accept", async () => {
+    for (const accept of ["*/*", "text/*", "text/html;q=0.9, application/json;q=0.5", "application/json;q=0.1, */*"]) {
+      for (const route of ["/", "/experiments/1/runs"]) {
+        const response = await page(server.url, route, accept);
+        expect(response.status, `${accept} ${route}`).toBe(200);
+        expect(response.headers.get("content-type")).toMatch(/text\/html/);
+      }
+    }
+    // No Accept header at all (fetch always adds one; Node's http client does not).
+    const bare = await new Promise<{ status: number; type: string | undefined }>((resolve, reject) => {
+      http.get(`${server.url}/`, (res) => {
+        res.resume();
+        resolve({ status: res.statusCode ?? 0, type: res.headers["content-type"] });
+      }).on("error", reject);
+    });
+    expect(bare).toMatchObject({ status: 200, type: expect.stringMatching(/text\/html/) });
+    const head = await fetch(`${server.url}/`, { method: "HEAD", headers: { accept: "*/*" } });
+    expect(head.status).toBe(200);
+  });
+
+  it("keeps the JSON 404 for clients that prefer JSON or do not take HTML", async () => {
+    for (const accept of ["application/json", "application/json, text/plain, */*", "application/json, text/html;q=0.5", "image/png"]) {
+      const response = await page(server.url, "/", accept);
+      expect(response.status, accept).toBe(404);
+      if (accept.startsWith("application/json")) expect(await response.json()).toMatchObject({ error_code: "ENDPOINT_NOT_FOUND" });
+    }
+    for (const route of ["/api/2.0/tracker/nope", "/ajax-api/2.0/tracker/nope", "/get-artifact", "/model-versions/get-artifact", "/docs/nope"]) {
+      const response = await page(server.url, route, "*/*");
+      expect(response.headers.get("content-type"), route).not.toMatch(/text\/html/);
     }
   });
 

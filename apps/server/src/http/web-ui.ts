@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import express, { type RequestHandler, type Router } from "express";
+import express, { type Request, type RequestHandler, type Router } from "express";
 
 /**
  * The web UI (apps/web, built by Vite to static files) served at `/`: its assets from the build
@@ -18,6 +18,17 @@ export const WEB_UI_CSP =
 
 /** Path prefixes that never fall back to the UI's index.html. */
 const RESERVED = /^\/(api|ajax-api|docs|health|get-artifact|model-versions|assets)(\/|$)/;
+
+/**
+ * Whether a GET outside the API is a page load: the client takes HTML at all (the any-type wildcard
+ * that curl, fetch and some browsers' prefetches send counts, as does no Accept header) and does
+ * not prefer JSON (`application/json`, or JSON ranked above HTML by quality or specificity). API
+ * clients asking for JSON keep their JSON 404.
+ */
+export function wantsPage(req: Pick<Request, "accepts">): boolean {
+  // Ties (`*/*`, no header) go to the first offer: HTML.
+  return req.accepts(["html", "json"]) === "html";
+}
 
 /** apps/web/dist, found from this file's place in apps/server (src/http or dist/http). */
 export function defaultWebDirectory(): string {
@@ -62,7 +73,7 @@ export function webUi(directory: string, namespace: string): Router {
       uiHeaders()(req, res, () => res.sendFile(file));
       return;
     }
-    if (!req.accepts("html") || req.accepts(["json", "html"]) === "json") {
+    if (!wantsPage(req)) {
       next();
       return;
     }
