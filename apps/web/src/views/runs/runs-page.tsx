@@ -121,12 +121,14 @@ export function RunsPage() {
 
   const table = useReactTable({ data: rows, columns: tableColumns, getCoreRowModel: getCoreRowModel(), getRowId: (r) => r.run.info.run_id });
   const scroller = useRef<HTMLDivElement>(null);
-  const virtualizer = useVirtualizer({ count: rows.length, getScrollElement: () => scroller.current, estimateSize: () => ROW_HEIGHT, overscan: 12 });
-  const items = virtualizer.getVirtualItems();
-  const last = items[items.length - 1];
-  useEffect(() => {
-    if (last && last.index >= rows.length - 20 && !pages.done && !pages.loading) pages.more();
-  }, [last?.index, rows.length, pages]);
+  // Fetches the next page when the rows in view come near the end of those loaded.
+  const { done, loading, more } = pages;
+  const nearEnd = useCallback(
+    (lastIndex: number) => {
+      if (lastIndex >= rows.length - 20 && !done && !loading) more();
+    },
+    [rows.length, done, loading, more],
+  );
 
   const widthOf = useCallback((id: string) => WIDTHS[id] ?? 140, []);
   const totalWidth = table.getVisibleLeafColumns().reduce((sum, c) => sum + widthOf(c.id), 0);
@@ -222,17 +224,51 @@ export function RunsPage() {
             </div>
           ))}
         </div>
-        <div role="rowgroup" style={{ height: virtualizer.getTotalSize(), position: "relative", width: totalWidth }}>
-          {items.map((item) => {
-            const row = table.getRowModel().rows[item.index];
-            if (!row) return null;
-            return <RunRow key={row.id} row={row} index={item.index} start={item.start} selected={selected.includes(row.id)} width={totalWidth} widthOf={widthOf} columns={tableColumns} />;
-          })}
-        </div>
+        <RunsBody rows={table.getRowModel().rows} scroller={scroller} selected={selected} width={totalWidth} widthOf={widthOf} columns={tableColumns} onRange={nearEnd} />
       </div>
     </div>
   );
 }
+
+/**
+ * The virtualised rows. Its own component: scrolling changes the virtualizer's state, and only
+ * this part (not the page with its toolbar and header) renders again on each scrolled frame.
+ */
+const RunsBody = memo(function RunsBody({
+  rows,
+  scroller,
+  selected,
+  width,
+  widthOf,
+  columns,
+  onRange,
+}: {
+  rows: Row<TreeRow>[];
+  scroller: React.RefObject<HTMLDivElement | null>;
+  selected: readonly string[];
+  width: number;
+  widthOf: (id: string) => number;
+  columns: unknown;
+  /** Told the index of the last row rendered (overscan included) whenever it changes. */
+  onRange: (lastIndex: number) => void;
+}) {
+  const virtualizer = useVirtualizer({ count: rows.length, getScrollElement: () => scroller.current, estimateSize: () => ROW_HEIGHT, overscan: 12 });
+  const items = virtualizer.getVirtualItems();
+  const lastIndex = items[items.length - 1]?.index;
+  useEffect(() => {
+    if (lastIndex !== undefined) onRange(lastIndex);
+  }, [lastIndex, onRange]);
+  const chosen = useMemo(() => new Set(selected), [selected]);
+  return (
+    <div role="rowgroup" style={{ height: virtualizer.getTotalSize(), position: "relative", width }}>
+      {items.map((item) => {
+        const row = rows[item.index];
+        if (!row) return null;
+        return <RunRow key={row.id} row={row} index={item.index} start={item.start} selected={chosen.has(row.id)} width={width} widthOf={widthOf} columns={columns} />;
+      })}
+    </div>
+  );
+});
 
 /**
  * One row of the virtualised table. Memoised: while scrolling only the rows that come into view
