@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type TestServer } from "@tracker/testing";
-import { WEB_UI_CSP } from "./web-ui.js";
+import { namesHtml, WEB_UI_CSP } from "./web-ui.js";
 
 /** A stand-in for the built UI (apps/web/dist): an index with the namespace placeholder and one asset. */
 function fakeBuild(): string {
@@ -47,13 +47,22 @@ describe("the web UI at /", () => {
     }
   });
 
-  it("serves the page to clients that take anything (curl, fetch, prefetches) or send no Accept", async () => {
+  it("serves / to clients that take anything (curl, fetch, prefetches) or send no Accept; other routes to clients naming HTML", async () => {
     for (const accept of ["*/*", "text/*", "text/html;q=0.9, application/json;q=0.5", "application/json;q=0.1, */*"]) {
-      for (const route of ["/", "/experiments/1/runs"]) {
-        const response = await page(server.url, route, accept);
-        expect(response.status, `${accept} ${route}`).toBe(200);
-        expect(response.headers.get("content-type")).toMatch(/text\/html/);
-      }
+      const response = await page(server.url, "/", accept);
+      expect(response.status, accept).toBe(200);
+      expect(response.headers.get("content-type")).toMatch(/text\/html/);
+    }
+    for (const accept of ["text/*", "text/html;q=0.9, application/json;q=0.5", "application/xhtml+xml, */*;q=0.8"]) {
+      const response = await page(server.url, "/experiments/1/runs", accept);
+      expect(response.status, accept).toBe(200);
+      expect(response.headers.get("content-type")).toMatch(/text\/html/);
+    }
+    // A script that mistypes an endpoint outside the API is answered in JSON, not with a web page.
+    for (const accept of ["*/*", "application/json;q=0.1, */*", "text/html;q=0, */*"]) {
+      const response = await page(server.url, "/experiments/1/runs", accept);
+      expect(response.status, accept).toBe(404);
+      expect(await response.json()).toMatchObject({ error_code: "ENDPOINT_NOT_FOUND" });
     }
     // No Accept header at all (fetch always adds one; Node's http client does not).
     const bare = await new Promise<{ status: number; type: string | undefined }>((resolve, reject) => {
@@ -77,6 +86,17 @@ describe("the web UI at /", () => {
       const response = await page(server.url, route, "*/*");
       expect(response.headers.get("content-type"), route).not.toMatch(/text\/html/);
     }
+  });
+
+  it("tells an Accept header that names HTML from one that only takes anything", () => {
+    expect(namesHtml("text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8")).toBe(true);
+    expect(namesHtml("TEXT/HTML")).toBe(true);
+    expect(namesHtml("text/*;q=0.5")).toBe(true);
+    expect(namesHtml("*/*")).toBe(false);
+    expect(namesHtml("")).toBe(false);
+    expect(namesHtml("application/json")).toBe(false);
+    expect(namesHtml("text/html;q=0, */*")).toBe(false);
+    expect(namesHtml("text/html;level=1;q=0.2")).toBe(true);
   });
 
   it("puts the server's namespace into the page", async () => {

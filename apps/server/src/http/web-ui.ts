@@ -20,14 +20,26 @@ export const WEB_UI_CSP =
 const RESERVED = /^\/(api|ajax-api|docs|health|get-artifact|model-versions|assets)(\/|$)/;
 
 /**
- * Whether a GET outside the API is a page load: the client takes HTML at all (the any-type wildcard
- * that curl, fetch and some browsers' prefetches send counts, as does no Accept header) and does
- * not prefer JSON (`application/json`, or JSON ranked above HTML by quality or specificity). API
- * clients asking for JSON keep their JSON 404.
+ * Whether a GET outside the API is a page load. Browsers navigating ask for `text/html` by name:
+ * any path outside the API then gets the page (client-side routes survive a reload), unless JSON
+ * is preferred (`application/json`, or JSON ranked above HTML by quality or specificity). A client
+ * that takes anything (the any-type wildcard of curl, fetch and some prefetches, or no Accept
+ * header) gets the page only at `/`: elsewhere it keeps the API's JSON 404, so a script that
+ * mistypes an endpoint is told so in JSON rather than handed a web page.
  */
-export function wantsPage(req: Pick<Request, "accepts">): boolean {
-  // Ties (`*/*`, no header) go to the first offer: HTML.
-  return req.accepts(["html", "json"]) === "html";
+export function wantsPage(req: Pick<Request, "accepts" | "path" | "headers">): boolean {
+  if (req.accepts(["html", "json"]) !== "html") return false;
+  if (req.path === "/") return true;
+  return namesHtml(req.headers.accept ?? "");
+}
+
+/** Whether an Accept header names HTML itself (`text/html`, `application/xhtml+xml` or `text/*`, with a quality above 0). */
+export function namesHtml(accept: string): boolean {
+  return accept.split(",").some((range) => {
+    const [type = "", ...params] = range.split(";").map((part) => part.trim().toLowerCase());
+    const quality = params.find((p) => p.startsWith("q="));
+    return ["text/html", "application/xhtml+xml", "text/*"].includes(type) && (quality === undefined || Number(quality.slice(2)) > 0);
+  });
 }
 
 /** apps/web/dist, found from this file's place in apps/server (src/http or dist/http). */
