@@ -51,8 +51,6 @@ const big = (x: bigint | undefined) => (x === undefined ? null : x.toString());
  *   (a narrow range), all raw points in range. A block goes whole into the bucket of its first
  *   step, so bucket boundaries snap to block boundaries (a bucket may hold up to one block more
  *   or less than its width); raw points go by their own step.
- * - the answer is ordered by run id with COLLATE "C" (byte order, the same order for the hex ids
- *   tracker makes), sparing the database a locale-aware comparison per row;
  * - Each bucket keeps its first and last point (by step, timestamp, value) and its lowest and
  *   highest (NaN never wins either; ties to the earlier point), by one hash aggregation over
  *   exact float8 arrays; a point that is also an earlier one of its bucket is sent once, so at
@@ -171,12 +169,10 @@ export async function sampleMetricHistories(db: Knex, runIds: readonly string[],
         ? "SELECT * FROM picked"
         : "SELECT * FROM (SELECT *, row_number() OVER (PARTITION BY run_uuid ORDER BY preference, step, timestamp) AS rank FROM picked) AS ranked WHERE rank <= " + options.maxResults}
     )
-    SELECT * FROM (
-      SELECT run_uuid, step, timestamp, value FROM whole
-      UNION ALL
-      SELECT run_uuid, step, timestamp, value FROM capped
-    ) AS answer
-    ORDER BY run_uuid COLLATE "C", step, timestamp`;
+    SELECT run_uuid, step, timestamp, value FROM whole
+    UNION ALL
+    SELECT run_uuid, step, timestamp, value FROM capped
+    ORDER BY run_uuid, step, timestamp`;
   const bindings = [
     ...statBindings,
     ...levelBindings,
