@@ -104,6 +104,12 @@ export async function sampleMetricHistories(db: Knex, runIds: readonly string[],
   const first = (s: string, t: string, v: string) => byStep(s, t, v);
   const named = (prefix: string, [step, timestamp, value]: readonly [string, string, string]) =>
     `${step} AS ${prefix}_step, ${timestamp} AS ${prefix}_ts, ${value} AS ${prefix}_value`;
+  // Raw points of a run's partial edge blocks (or of a narrow range) as candidates of their own bucket.
+  const rawCandidates = (stepRange: string) => `
+      SELECT p.run_uuid, p.lo, p.hi, m.step, ${first("m.step", "m.timestamp", "m.value")}, ${first("m.step", "m.timestamp", "m.value")},
+             CASE WHEN m.value <> 'NaN' THEN ${byValue("m.step", "m.timestamp", "m.value")} END,
+             CASE WHEN m.value <> 'NaN' THEN ${byValueDesc("m.step", "m.timestamp", "m.value")} END
+        FROM plan p JOIN metrics m ON m.run_uuid = p.run_uuid AND m.key = ? AND ${stepRange}`;
   const sql = `
     WITH stats AS (
       SELECT run_uuid, sum(n) AS n, min(lo) AS lo, max(hi) AS hi
@@ -128,15 +134,9 @@ export async function sampleMetricHistories(db: Knex, runIds: readonly string[],
         FROM plan p JOIN metric_rollups r
           ON r.run_uuid = p.run_uuid AND r.key = ? AND r.level = p.level AND r.block >= p.block_from AND r.block <= p.block_to
       UNION ALL
-      SELECT p.run_uuid, p.lo, p.hi, m.step, ${first("m.step", "m.timestamp", "m.value")}, ${first("m.step", "m.timestamp", "m.value")},
-             CASE WHEN m.value <> 'NaN' THEN ${byValue("m.step", "m.timestamp", "m.value")} END,
-             CASE WHEN m.value <> 'NaN' THEN ${byValueDesc("m.step", "m.timestamp", "m.value")} END
-        FROM plan p JOIN metrics m ON m.run_uuid = p.run_uuid AND m.key = ? AND m.step >= CAST(? AS bigint) AND m.step <= p.raw_below
+      ${rawCandidates("m.step >= CAST(? AS bigint) AND m.step <= p.raw_below")}
       UNION ALL
-      SELECT p.run_uuid, p.lo, p.hi, m.step, ${first("m.step", "m.timestamp", "m.value")}, ${first("m.step", "m.timestamp", "m.value")},
-             CASE WHEN m.value <> 'NaN' THEN ${byValue("m.step", "m.timestamp", "m.value")} END,
-             CASE WHEN m.value <> 'NaN' THEN ${byValueDesc("m.step", "m.timestamp", "m.value")} END
-        FROM plan p JOIN metrics m ON m.run_uuid = p.run_uuid AND m.key = ? AND m.step >= p.raw_above AND m.step <= CAST(? AS bigint)
+      ${rawCandidates("m.step >= p.raw_above AND m.step <= CAST(? AS bigint)")}
     ),
     buckets AS (
       SELECT run_uuid, min(first) AS first, max(last) AS last, min(low) AS low, max(high) AS high
