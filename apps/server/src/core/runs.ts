@@ -155,8 +155,7 @@ export async function searchRuns(services: Services, query: RunSearch): Promise<
   return { items: await store.loadRuns(services.knex, runIds, query.columns), nextPageToken };
 }
 
-/** The runs listed by experiments/get: active ones (B, C) or all (A), newest first, at most `limit`. */
-export async function runsOfExperiment(services: Services, experimentId: number, activeOnly: boolean, limit = 1000): Promise<RunRecord[]> {
-  const ids = await store.runIdsOfExperiment(services.knex, experimentId, activeOnly, limit);
-  return store.loadRuns(services.knex, ids);
+/** The runs listed by experiments/get: active ones (B, C) or all (A), newest first, at most `limit`; info and tags. */
+export function runsOfExperiment(services: Services, experimentId: number, activeOnly: boolean, limit = 1000): Promise<Array<Pick<RunRecord, "info" | "tags">>> {
+  return store.runInfosOfExperiment(services.knex, experimentId, activeOnly, limit);
 }

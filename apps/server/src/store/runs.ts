@@ -241,15 +241,25 @@ export async function* metricHistoryPages(
   }
 }
 
-/** Runs of an experiment for experiments/get, newest first, bounded. */
-export async function runIdsOfExperiment(db: Knex, experimentId: number, activeOnly: boolean, limit: number): Promise<string[]> {
-  const query = db("runs").select("run_uuid").where({ experiment_id: experimentId }).orderBy([
-    { column: "start_time", order: "desc" },
-    { column: "run_uuid", order: "asc" },
-  ]);
-  if (activeOnly) query.where({ lifecycle_stage: "active" });
-  const rows = await query.limit(limit);
-  return rows.map((r: { run_uuid: string }) => r.run_uuid);
+/** A run row with its tags aggregated as a JSON array (see runInfosOfExperiment). */
+interface RunWithTagsRow extends RunRow {
+  tags: Array<[string, string]>;
+}
+
+/**
+ * Runs of an experiment for experiments/get, newest first, bounded: info and tags only (the answer
+ * lists run infos, so params and metrics are not read), in one statement.
+ */
+export async function runInfosOfExperiment(db: Knex, experimentId: number, activeOnly: boolean, limit: number): Promise<Array<Pick<RunRecord, "info" | "tags">>> {
+  const query = db.raw(
+    `SELECT r.*,
+       (SELECT COALESCE(json_agg(json_build_array(t.key, t.value) ORDER BY t.key), '[]') FROM tags t WHERE t.run_uuid = r.run_uuid) AS tags
+     FROM runs r WHERE r.experiment_id = ?${activeOnly ? " AND r.lifecycle_stage = 'active'" : ""}
+     ORDER BY r.start_time DESC, r.run_uuid ASC LIMIT ?`,
+    [experimentId, limit],
+  );
+  const result = await preparedFor(query, activeOnly ? "tracker_experiment_runs_active" : "tracker_experiment_runs_all");
+  return (result.rows as RunWithTagsRow[]).map((row) => ({ info: toRunInfo(row), tags: row.tags.map(([key, value]) => ({ key, value })) }));
 }
 
 /** Distinct metric, param and tag keys of the runs of some experiments, at most `limit` of each. */
