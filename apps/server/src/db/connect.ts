@@ -67,9 +67,19 @@ export function connectDatabase(options: ConnectOptions): Database {
         // A failed connect fails the waiting request at once (503) instead of retrying until the
         // acquire timeout (knex's default, stated here because the fault tests rely on it).
         propagateCreateError: true,
-        afterCreate(connection: unknown, done: (err: Error | null, connection: unknown) => void) {
-          log?.connected();
-          done(null, connection);
+        // JIT compilation off for the session: PostgreSQL compiles a statement whose estimated cost
+        // passes jit_above_cost, and the planner's estimates of the bulk-interval and search
+        // statements (CTEs, unions) are far above what they read, so it spent ~55 ms compiling a
+        // 50 ms statement. tracker's statements are short; none gains from JIT. One statement per
+        // new connection (a SET, not a startup option, so poolers that refuse options still work).
+        afterCreate(connection: pg.Client, done: (err: Error | null, connection: unknown) => void) {
+          connection.query("SET jit = off").then(
+            () => {
+              log?.connected();
+              done(null, connection);
+            },
+            (err: Error) => done(err, connection),
+          );
         },
       },
       acquireConnectionTimeout: 10_000,
