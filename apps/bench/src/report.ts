@@ -81,9 +81,12 @@ export function checkTargets(result: BenchResult): TargetCheck[] {
       const r = find(name);
       if (!r) continue;
       const x = r.tracker.requestsPerSecond / calibration.summary.requestsPerSecond;
+      const most = calibrationCeiling(r, calibration, result.machine.cpus);
       checks.push({
         target: `${name} >= ${share * 100}% of the calibration scenario's req/s (bare Express route, same connections)`,
-        measured: `${rate(r.tracker.requestsPerSecond)} vs ${rate(calibration.summary.requestsPerSecond)} req/s = ${(x * 100).toFixed(0)}%`,
+        measured:
+          `${rate(r.tracker.requestsPerSecond)} vs ${rate(calibration.summary.requestsPerSecond)} req/s = ${(x * 100).toFixed(0)}%` +
+          (most === undefined ? "" : `; ceiling on this machine with a server as cheap as the bare route: ${rate(most)} req/s = ${((most / calibration.summary.requestsPerSecond) * 100).toFixed(0)}%`),
         met: x >= share,
       });
     }
@@ -98,6 +101,23 @@ export function checkTargets(result: BenchResult): TargetCheck[] {
     }
   }
   return checks;
+}
+
+/**
+ * The most requests per second of a scenario this machine could serve if the server spent no more
+ * CPU on a request than the calibration's bare Express route does, with PostgreSQL and the load
+ * generator using what they were measured to use per request of that scenario: all cores divided
+ * by the CPU seconds one request costs the three together. A share target above ceiling /
+ * calibration cannot be met on this machine whatever the server does. Undefined without CPU figures.
+ */
+export function calibrationCeiling(r: Pick<ScenarioResult, "tracker" | "cpu">, calibration: NonNullable<BenchResult["calibration"]>, cpus: number): number | undefined {
+  const perRequest = (percent: number, rps: number) => percent / 100 / rps;
+  if (!(r.tracker.requestsPerSecond > 0) || !(calibration.summary.requestsPerSecond > 0)) return undefined;
+  const seconds =
+    perRequest(calibration.cpu.server, calibration.summary.requestsPerSecond) +
+    perRequest(r.cpu.postgres, r.tracker.requestsPerSecond) +
+    perRequest(r.cpu.bench, r.tracker.requestsPerSecond);
+  return seconds > 0 ? cpus / seconds : undefined;
 }
 
 const HEADER = [
@@ -232,6 +252,10 @@ export function markdownReport(result: BenchResult, command: string): string {
     lines.push(
       `Calibration (the yardstick of this machine and run): ${CALIBRATION.description}, ${CALIBRATION.connections} connections: ` +
         `${rate(c.summary.requestsPerSecond)} req/s, p50 ${ms(c.summary.p50)} ms, p99 ${ms(c.summary.p99)} ms, CPU % server/pg/gen ${cpu(c.cpu)}, load avg ${c.loadAverage.toFixed(2)}.`,
+      "The calibration targets below also give each scenario's ceiling on this machine: the req/s it would reach if the",
+      "server cost no more CPU per request than the bare route, with PostgreSQL and the load generator at the CPU per",
+      "request they were measured to use in that scenario (all cores divided by the three together). A share above the",
+      "ceiling's cannot be reached on this machine by any server, because the database and the generator share its cores.",
       "",
     );
   }
