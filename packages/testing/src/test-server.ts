@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { createLogger, loadConfig, startServer, type RunningServer, type TrackerConfig } from "./server.js";
-import { afterAll, beforeAll, inject } from "vitest";
+import { afterAll, beforeAll, expect, inject } from "vitest";
 import { createPostgresDatabase, type TestDatabase } from "./databases.js";
 import { previewApi, trackingApi, type Api } from "./http.js";
 
@@ -89,5 +89,52 @@ export function useTestServer(kind: TestDatabase, overrides: Partial<TrackerConf
     },
     api: trackingApi(url),
     preview: previewApi(url),
+  };
+}
+
+/** A suite server with an experiment made for the suite, and runs made in it on request. */
+export interface ExperimentSuite extends SuiteServer {
+  /** The suite's experiment (created in `beforeAll`, after the server started). */
+  readonly experimentId: string;
+  /** Creates a run in the suite's experiment; resolves to its id. */
+  newRun(): Promise<string>;
+  /** POSTs to the revision C API and expects 200 (the answer's body in the failure message). */
+  ok(operation: string, body: Record<string, unknown>): Promise<void>;
+}
+
+export function useExperimentSuite(kind: TestDatabase, experimentName: string, overrides: Partial<TrackerConfig> = {}): ExperimentSuite {
+  const suite = useTestServer(kind, overrides);
+  let experimentId: string | undefined;
+  beforeAll(async () => {
+    const created = await suite.api.post<{ experiment_id: string }>("experiments/create", { name: experimentName });
+    if (created.status !== 200) throw new Error(`experiments/create answered ${created.status}: ${JSON.stringify(created.body)}`);
+    experimentId = created.body.experiment_id;
+  });
+  const ok = async (operation: string, body: Record<string, unknown>) => {
+    const res = await suite.api.post(operation, body);
+    expect(res.status, `${operation} ${JSON.stringify(res.body)}`).toBe(200);
+  };
+  const current = () => {
+    if (experimentId === undefined) throw new Error("the suite's experiment is not created yet (use it inside tests or hooks)");
+    return experimentId;
+  };
+  return {
+    get server() {
+      return suite.server;
+    },
+    get url() {
+      return suite.url;
+    },
+    api: suite.api,
+    preview: suite.preview,
+    get experimentId() {
+      return current();
+    },
+    async newRun() {
+      const res = await suite.api.post<{ run: { info: { run_id: string } } }>("runs/create", { experiment_id: current() });
+      if (res.status !== 200) throw new Error(`runs/create answered ${res.status}: ${JSON.stringify(res.body)}`);
+      return res.body.run.info.run_id;
+    },
+    ok,
   };
 }

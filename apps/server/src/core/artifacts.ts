@@ -51,7 +51,13 @@ export function artifactStores(config: TrackerConfig): ArtifactStores {
 
 /** The artifact location of a new experiment: proxied when serving artifacts, else a local folder. */
 export function defaultExperimentLocation(config: TrackerConfig, experimentId: number): string {
-  return config.proxyArtifacts ? `mlflow-artifacts:/${experimentId}` : path.join(config.artifactRoot, String(experimentId));
+  return defaultExperimentLocationPrefix(config) + String(experimentId);
+}
+
+/** What defaultExperimentLocation puts before the experiment id (the SQL that creates an experiment appends the id itself). */
+export function defaultExperimentLocationPrefix(config: TrackerConfig): string {
+  // path.join normalises the root; joined with a one-character name, everything before that name.
+  return config.proxyArtifacts ? "mlflow-artifacts:/" : path.join(config.artifactRoot, "0").slice(0, -1);
 }
 
 /** A place in a store. */

@@ -1,5 +1,5 @@
 import type { Services } from "./services.js";
-import { defaultExperimentLocation } from "./artifacts.js";
+import { defaultExperimentLocationPrefix } from "./artifacts.js";
 import { forgetActiveRuns } from "./active-runs-cache.js";
 import { alreadyExists, invalidParameter, invalidState, notFound } from "./errors.js";
 import { checkExperimentName, checkKey, checkValue, LIMITS } from "./limits.js";
@@ -28,23 +28,13 @@ export async function createExperiment(
   tags.forEach(checkExperimentTag);
   if (input.artifactLocation?.includes("\u0000")) throw invalidParameter("artifact_location contains a NUL character");
   try {
-    return await services.knex.transaction(async (trx) => {
-      const id = await store.nextExperimentId(trx);
-      const now = nowMs();
-      await store.insertExperiment(
-        trx,
-        {
-          experiment_id: id,
-          name: input.name,
-          artifact_location: input.artifactLocation || defaultExperimentLocation(services.config, id),
-          lifecycle_stage: "active",
-          creation_time: now,
-          last_update_time: now,
-        },
-        tags,
-      );
-      return id;
-    });
+    // One statement: the id from the sequence, the experiment, its tags.
+    return await store.insertExperiment(
+      services.knex,
+      { name: input.name, artifactLocation: input.artifactLocation || undefined, now: nowMs() },
+      defaultExperimentLocationPrefix(services.config),
+      tags,
+    );
   } catch (err) {
     if (isUniqueViolation(err)) throw alreadyExists(`Experiment(name=${input.name}) already exists.`);
     throw err;
@@ -139,20 +129,20 @@ export async function renameExperiment(services: Services, id: number, newName: 
 
 export async function setExperimentTag(services: Services, id: number, tag: KeyValue): Promise<void> {
   checkExperimentTag(tag);
-  await services.knex.transaction(async (trx) => {
-    const row = await store.findExperimentRow(trx, id, true);
-    if (!row) throw missing(id);
-    if (row.lifecycle_stage !== "active") throw invalidParameter(`The experiment ${id} must be in the 'active' state`);
-    await store.upsertExperimentTag(trx, id, tag);
-    await store.updateExperimentRow(trx, id, { last_update_time: nowMs() });
-  });
+  const stage = await store.setExperimentTag(services.knex, id, tag, nowMs());
+  if (stage === undefined) throw missing(id);
+  if (stage !== "active") throw invalidParameter(`The experiment ${id} must be in the 'active' state`);
+}
+
+/** Throws unless the experiment was found (its lifecycle stage is given) and is active: only then may it hold new runs. */
+export function checkExperimentActive(id: number, lifecycleStage: string | undefined): void {
+  if (lifecycleStage === undefined) throw missing(id);
+  if (lifecycleStage !== "active") throw invalidParameter(`The experiment ${id} must be in the 'active' state; it is deleted`);
 }
 
 /** The experiment must exist and be active to hold new runs. */
 export async function requireActiveExperiment(services: Services, id: number): Promise<ExperimentRecord> {
   const experiment = await getExperiment(services, id);
-  if (experiment.lifecycleStage !== "active") {
-    throw invalidParameter(`The experiment ${id} must be in the 'active' state; it is deleted`);
-  }
+  checkExperimentActive(id, experiment.lifecycleStage);
   return experiment;
 }

@@ -5,6 +5,7 @@ import type { KeyValue, MetricRecord } from "./model.js";
 import { systemTags } from "./system-tags.js";
 import { checkRunActive, checkRunTag, getRun, requireActiveRun } from "./runs.js";
 import * as store from "../store/runs.js";
+import * as writes from "../store/run-writes.js";
 
 /** Writes and reads of a run's metrics, params and tags (revision-agnostic). */
 
@@ -33,10 +34,10 @@ export async function logMetric(services: Services, runId: string, metric: Metri
 export async function logParam(services: Services, runId: string, param: KeyValue): Promise<void> {
   checkKey("Param", param.key, { maxChars: LIMITS.keyBytes, maxBytes: LIMITS.keyBytes });
   checkValue("Param value", param.value, runValueLimitsOf(services).paramValue);
-  await services.knex.transaction(async (trx) => {
-    await requireActiveRun(trx, runId);
-    checkParamsUnchanged(runId, [param], await store.insertParams(trx, runId, [param]));
-  });
+  // One statement: checks the run, inserts the param unless the key is there, returns what is stored.
+  const { stage, stored } = await writes.logRunParam(services.knex, runId, param);
+  checkRunActive(runId, stage);
+  checkParamsUnchanged(runId, [param], new Map(stored === undefined ? [] : [[param.key, stored]]));
 }
 
 export interface TagLimits {
@@ -44,24 +45,18 @@ export interface TagLimits {
   keyBytes?: number;
 }
 
-/** Sets a tag; setting the run-name system tag also renames the run, as MLflow does. */
+/** Sets a tag; setting the run-name system tag also renames the run, as MLflow does. One statement. */
 export async function setTag(services: Services, runId: string, tag: KeyValue, limits: TagLimits = {}): Promise<void> {
   checkRunTag(tag, runValueLimitsOf(services).tagValue, limits);
-  const names = systemTags(services.config.namespace);
-  await services.knex.transaction(async (trx) => {
-    await requireActiveRun(trx, runId);
-    await store.upsertTags(trx, runId, [tag]);
-    if (tag.key === names.runName) await store.updateRunRow(trx, runId, { run_name: tag.value });
-  });
+  const renames = tag.key === systemTags(services.config.namespace).runName;
+  checkRunActive(runId, await writes.setRunTag(services.knex, runId, tag, renames ? tag.value : undefined));
 }
 
 export async function deleteTag(services: Services, runId: string, key: string): Promise<void> {
   checkValue("key", key, { maxBytes: LIMITS.keyBytes });
-  await services.knex.transaction(async (trx) => {
-    await requireActiveRun(trx, runId);
-    const deleted = await store.deleteTagRow(trx, runId, key);
-    if (deleted === 0) throw notFound(`No tag with name: ${key} in run with id ${runId}`);
-  });
+  const { stage, removed } = await writes.deleteRunTag(services.knex, runId, key);
+  checkRunActive(runId, stage);
+  if (!removed) throw notFound(`No tag with name: ${key} in run with id ${runId}`);
 }
 
 export interface Batch {

@@ -8,9 +8,10 @@ import type { KeyValue, Page, RunInfoRecord, RunRecord, RunStatus, ViewType } fr
 import { nowMs } from "./clock.js";
 import { generateRunName } from "./run-names.js";
 import { systemTags } from "./system-tags.js";
-import { requireActiveExperiment } from "./experiments.js";
+import { checkExperimentActive } from "./experiments.js";
 import * as store from "../store/runs.js";
-import type { RunRow } from "../store/rows.js";
+import * as writes from "../store/run-writes.js";
+import { toRunInfo, type RunRow } from "../store/rows.js";
 import { searchRuns as searchRunIds, type FilterAst } from "../search/index.js";
 
 /** Runs: create, read, update, delete, restore and search (revision-agnostic). */
@@ -58,21 +59,21 @@ export async function createRun(services: Services, input: CreateRunInput): Prom
     [names.parentRunId, input.parentRunId],
   ];
   for (const [key, value] of fromSource) if (value) tags.set(key, value);
-  const experiment = await requireActiveExperiment(services, input.experimentId);
   const runId = newRunId();
-  const row: RunRow = {
-    run_uuid: runId,
-    experiment_id: experiment.experimentId,
-    run_name: runName,
-    user_id: input.userId ?? "",
-    status: "RUNNING",
-    start_time: input.startTime ?? nowMs(),
-    end_time: null,
-    artifact_uri: `${experiment.artifactLocation.replace(/\/+$/, "")}/${runId}/artifacts`,
-    lifecycle_stage: "active",
-  };
-  await services.knex.transaction((trx) => store.insertRun(trx, row, [...tags].map(([key, value]) => ({ key, value }))));
-  return getRun(services, runId);
+  // One statement: checks the experiment, inserts the run and its tags, returns them.
+  const created = await writes.insertRunWithTags(
+    services.knex,
+    { run_uuid: runId, experiment_id: input.experimentId, run_name: runName, user_id: input.userId ?? "", start_time: input.startTime ?? nowMs() },
+    `/${runId}/artifacts`,
+    [...tags].map(([key, value]) => ({ key, value })),
+  );
+  checkExperimentActive(input.experimentId, created.experimentStage);
+  return { ...runWithTags(created.row!), params: [], latestMetrics: [], lastLoggedMetrics: [] };
+}
+
+/** A run's info and tags from a row that carries its tags (store/run-writes.ts). */
+function runWithTags(row: writes.RunRowWithTags): Pick<RunRecord, "info" | "tags"> {
+  return { info: toRunInfo(row), tags: row.tags.map(([key, value]) => ({ key, value })) };
 }
 
 export async function getRun(services: Services, runId: string): Promise<RunRecord> {
@@ -96,25 +97,18 @@ export function checkRunActive(runId: string, lifecycleStage: string | undefined
   }
 }
 
+/** runs/update in one statement; returns the run's info and tags after the update. */
 export async function updateRun(
   services: Services,
   runId: string,
   changes: { status?: RunStatus; endTime?: number; runName?: string },
-): Promise<RunInfoRecord> {
+): Promise<Pick<RunRecord, "info" | "tags">> {
   const names = systemTags(services.config.namespace);
-  await services.knex.transaction(async (trx) => {
-    await requireActiveRun(trx, runId);
-    const update: Record<string, unknown> = {};
-    if (changes.status !== undefined) update.status = changes.status;
-    if (changes.endTime !== undefined) update.end_time = changes.endTime;
-    if (changes.runName !== undefined && changes.runName !== "") {
-      update.run_name = changes.runName;
-      checkRunTag({ key: names.runName, value: changes.runName }, runValueLimitsOf(services).tagValue);
-      await store.upsertTags(trx, runId, [{ key: names.runName, value: changes.runName }]);
-    }
-    if (Object.keys(update).length > 0) await store.updateRunRow(trx, runId, update);
-  });
-  return (await getRun(services, runId)).info;
+  const runName = changes.runName === "" ? undefined : changes.runName;
+  if (runName !== undefined) checkRunTag({ key: names.runName, value: runName }, runValueLimitsOf(services).tagValue);
+  const { stage, row } = await writes.updateRunFields(services.knex, runId, { status: changes.status, endTime: changes.endTime, runName }, names.runName);
+  checkRunActive(runId, stage);
+  return runWithTags(row!);
 }
 
 export async function setRunLifecycle(services: Services, runId: string, stage: "active" | "deleted"): Promise<void> {

@@ -1,24 +1,63 @@
 import type { Knex } from "knex";
 import type { ExperimentRecord, KeyValue } from "../core/model.js";
+import { preparedFor } from "./prepared.js";
 import { toExperiment, type ExperimentRow } from "./rows.js";
 
 /** SQL for experiments and their tags. */
 
-export async function nextExperimentId(db: Knex): Promise<number> {
-  const result = await db.raw<{ rows: Array<{ id: number | string }> }>("SELECT nextval('experiments_id_seq') AS id");
-  return Number(result.rows[0].id);
+/**
+ * Creates an experiment with its tags in one statement (no transaction: a statement is atomic by
+ * itself); its id comes from the sequence, and without an artifact location it gets
+ * `locationPrefix` followed by the id. Returns the id. A name in use fails with PostgreSQL's unique
+ * violation.
+ */
+export async function insertExperiment(
+  db: Knex,
+  row: { name: string; artifactLocation: string | undefined; now: number },
+  locationPrefix: string,
+  tags: KeyValue[],
+): Promise<number> {
+  // A key given twice keeps its last value.
+  const unique = [...new Map(tags.map((t) => [t.key, t.value]))];
+  const tagged =
+    unique.length === 0
+      ? ""
+      : `, tagged AS (
+         INSERT INTO experiment_tags (experiment_id, key, value)
+         SELECT c.experiment_id, v.key, v.value FROM created c CROSS JOIN (VALUES ${unique.map(() => "(CAST(? AS text), CAST(? AS text))").join(", ")}) AS v (key, value)
+       )`;
+  const result = await db.raw(
+    `WITH created AS (
+       INSERT INTO experiments (experiment_id, name, artifact_location, lifecycle_stage, creation_time, last_update_time)
+       SELECT id, ?, COALESCE(CAST(? AS text), CAST(? AS text) || id), 'active', ?, ?
+         FROM (SELECT nextval('experiments_id_seq') AS id) AS next
+       RETURNING experiment_id
+     )${tagged}
+     SELECT experiment_id FROM created`,
+    [row.name, row.artifactLocation ?? null, locationPrefix, row.now, row.now, ...unique.flat()],
+  );
+  return Number((result.rows as Array<{ experiment_id: number | string }>)[0]!.experiment_id);
 }
 
-export async function insertExperiment(db: Knex, row: ExperimentRow, tags: KeyValue[]): Promise<void> {
-  await db("experiments").insert(row);
-  if (tags.length > 0) {
-    // A key given twice keeps its last value (one statement cannot upsert a row twice).
-    const unique = [...new Map(tags.map((t) => [t.key, t])).values()];
-    await db("experiment_tags")
-      .insert(unique.map((t) => ({ experiment_id: row.experiment_id, key: t.key, value: t.value })))
-      .onConflict(["experiment_id", "key"])
-      .merge();
-  }
+/**
+ * Sets an active experiment's tag and its last update time in one statement, the experiment's row
+ * locked first (as the transaction this replaces did). Returns the experiment's lifecycle stage
+ * (undefined: no such experiment); nothing is written unless it is active.
+ */
+export async function setExperimentTag(db: Knex, id: number, tag: KeyValue, now: number): Promise<string | undefined> {
+  const active = "EXISTS (SELECT 1 FROM experiment WHERE lifecycle_stage = 'active')";
+  const query = db.raw(
+    `WITH experiment AS (SELECT lifecycle_stage FROM experiments WHERE experiment_id = ? FOR UPDATE),
+     tagged AS (
+       INSERT INTO experiment_tags (experiment_id, key, value) SELECT ?, ?, ? WHERE ${active}
+       ON CONFLICT (experiment_id, key) DO UPDATE SET value = excluded.value
+     ),
+     touched AS (UPDATE experiments SET last_update_time = ? WHERE experiment_id = ? AND ${active})
+     SELECT lifecycle_stage FROM experiment`,
+    [id, id, tag.key, tag.value, now, id],
+  );
+  const result = await preparedFor(query, "tracker_set_experiment_tag");
+  return (result.rows as Array<{ lifecycle_stage: string }>)[0]?.lifecycle_stage;
 }
 
 /**
@@ -58,10 +97,6 @@ export async function findExperimentIdByName(db: Knex, name: string): Promise<nu
 
 export async function updateExperimentRow(db: Knex, id: number, changes: Partial<ExperimentRow>): Promise<void> {
   await db("experiments").where({ experiment_id: id }).update(changes);
-}
-
-export async function upsertExperimentTag(db: Knex, id: number, tag: KeyValue): Promise<void> {
-  await db("experiment_tags").insert({ experiment_id: id, key: tag.key, value: tag.value }).onConflict(["experiment_id", "key"]).merge();
 }
 
 /** Marks the active runs of an experiment deleted along with it, or restores exactly those. */

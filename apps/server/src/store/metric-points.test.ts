@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { up as dedupeAndIndex } from "../db/migrations/0005_metric_points.js";
-import { startTestServer, testDatabases, trackingApi, type Api, type TestServer } from "@tracker/testing";
+import { testDatabases, useExperimentSuite } from "@tracker/testing";
 
 interface Metric {
   key: string;
@@ -16,26 +16,10 @@ interface Metric {
  * request sends to the database (docs/benchmarks.md shows them).
  */
 describe.each(testDatabases())("metric points on %s", (kind) => {
-  let server: TestServer;
-  let api: Api;
-  let experimentId: string;
-  beforeAll(async () => {
-    server = await startTestServer(kind);
-    api = trackingApi(server.url);
-    experimentId = (await api.post<{ experiment_id: string }>("experiments/create", { name: "metric-points" })).body.experiment_id;
-  });
-  afterAll(async () => {
-    await server?.dispose();
-  });
-
-  const newRun = async () =>
-    (await api.post<{ run: { info: { run_id: string } } }>("runs/create", { experiment_id: experimentId })).body.run.info.run_id;
+  const suite = useExperimentSuite(kind, "metric-points");
+  const { api, newRun, ok: post } = suite;
   const history = async (runId: string, key: string) =>
     (await api.get<{ metrics: Metric[] }>("metrics/get-history", { run_id: runId, metric_key: key })).body.metrics;
-  const post = async (op: string, body: Record<string, unknown>) => {
-    const res = await api.post(op, body);
-    expect(res.status, `${op} ${JSON.stringify(res.body)}`).toBe(200);
-  };
   const latest = async (runId: string) =>
     (await api.get<{ run: { data: { metrics: Metric[] } } }>("runs/get", { run_id: runId })).body.run.data.metrics;
 
@@ -87,7 +71,7 @@ describe.each(testDatabases())("metric points on %s", (kind) => {
     const metrics = Array.from({ length: 50 }, (_, i) => ({ key: `k${i % 5}`, value: i, timestamp: 1000 + i, step: i }));
     const results = await Promise.all(Array.from({ length: 8 }, () => api.post("runs/log-batch", { run_id: id, metrics })));
     expect(results.map((r) => r.status)).toEqual(Array(8).fill(200));
-    const rows = await server.database.knex("metrics").where({ run_uuid: id }).count<Array<{ count: string | number }>>("* as count");
+    const rows = await suite.server.database.knex("metrics").where({ run_uuid: id }).count<Array<{ count: string | number }>>("* as count");
     expect(Number(rows[0].count)).toBe(50);
     const got = await latest(id);
     expect(got).toEqual([0, 1, 2, 3, 4].map((k) => ({ key: `k${k}`, value: 45 + k, timestamp: 1045 + k, step: 45 + k })));
@@ -101,14 +85,14 @@ describe.each(testDatabases())("metric points on %s", (kind) => {
     const deleted = await api.post("runs/log-batch", { run_id: id, metrics: [{ key: "m", value: 1, timestamp: 1, step: 0 }] });
     expect(deleted.status).toBe(400);
     expect(deleted.body).toMatchObject({ error_code: "INVALID_PARAMETER_VALUE" });
-    expect(await server.database.knex("metrics").where({ run_uuid: id }).first()).toBeUndefined();
+    expect(await suite.server.database.knex("metrics").where({ run_uuid: id }).first()).toBeUndefined();
   });
 
   it("sends one statement for log-metric, a log-batch of metrics (no transaction) and runs/get", async () => {
     const id = await newRun();
     const statements: string[] = [];
     const record = (query: { sql: string }) => statements.push(query.sql);
-    server.database.knex.on("query", record);
+    suite.server.database.knex.on("query", record);
     try {
       await post("runs/log-metric", { run_id: id, key: "m", value: 1, timestamp: 1, step: 0 });
       expect(statements).toHaveLength(1);
@@ -122,12 +106,12 @@ describe.each(testDatabases())("metric points on %s", (kind) => {
       expect((await api.get("runs/get", { run_id: id })).status).toBe(200);
       expect(statements).toHaveLength(1);
     } finally {
-      server.database.knex.off("query", record);
+      suite.server.database.knex.off("query", record);
     }
   });
 
   it("the migration removes existing duplicates, keeping the first of each point, before it adds the unique index", async () => {
-    const knex = server.database.knex;
+    const knex = suite.server.database.knex;
     const id = await newRun();
     await knex.raw("DROP INDEX metrics_point_key");
     try {

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestServer, testDatabases, trackingApi, type Api, type TestServer } from "@tracker/testing";
+import { describe, expect, it } from "vitest";
+import { testDatabases, useExperimentSuite } from "@tracker/testing";
 import { ROLLUP_LEVELS, blockSteps, chooseLevel, coveredBlocks } from "./metric-rollups.js";
 import { sampleMetricHistories } from "./metric-sampling.js";
 
@@ -101,23 +101,8 @@ function random(seed: number): () => number {
 const wireValue = (v: number) => (Number.isNaN(v) ? "NaN" : v === Infinity ? "Infinity" : v === -Infinity ? "-Infinity" : v);
 
 describe.each(testDatabases())("metric rollups and sampling on %s", (kind) => {
-  let server: TestServer;
-  let api: Api;
-  let experimentId: string;
-  beforeAll(async () => {
-    server = await startTestServer(kind);
-    api = trackingApi(server.url);
-    experimentId = (await api.post<{ experiment_id: string }>("experiments/create", { name: "rollups" })).body.experiment_id;
-  });
-  afterAll(async () => {
-    await server?.dispose();
-  });
-
-  const newRun = async () => (await api.post<{ run: { info: { run_id: string } } }>("runs/create", { experiment_id: experimentId })).body.run.info.run_id;
-  const post = async (op: string, body: Record<string, unknown>) => {
-    const res = await api.post(op, body);
-    expect(res.status, `${op} ${JSON.stringify(res.body)}`).toBe(200);
-  };
+  const suite = useExperimentSuite(kind, "rollups");
+  const { api, newRun, ok: post } = suite;
   const wire = (key: string, p: Point) => ({ key, value: wireValue(p.value), timestamp: p.timestamp.toString(), step: p.step.toString() });
   /** Logs points in random order: batches of up to 1000 (several keys), some one by one, some twice. */
   const log = async (runId: string, byKey: Record<string, Point[]>, rnd: () => number) => {
@@ -141,12 +126,12 @@ describe.each(testDatabases())("metric rollups and sampling on %s", (kind) => {
     }
   };
   const stored = async (runId: string, key: string): Promise<Point[]> => {
-    const rows = await server.database.knex.raw(`SELECT step::text AS step, timestamp::text AS timestamp, value::text AS value FROM metrics WHERE run_uuid = ? AND key = ?`, [runId, key]);
+    const rows = await suite.server.database.knex.raw(`SELECT step::text AS step, timestamp::text AS timestamp, value::text AS value FROM metrics WHERE run_uuid = ? AND key = ?`, [runId, key]);
     return (rows.rows as Array<Record<string, string>>).map((r) => ({ step: BigInt(r.step!), timestamp: BigInt(r.timestamp!), value: Number(r.value) }));
   };
   const rollups = async (runId: string, key: string): Promise<Rollup[]> => {
     const cols = ["first", "last", "min", "max"].flatMap((c) => [`${c}_step::text AS ${c}_step`, `${c}_timestamp::text AS ${c}_timestamp`, `${c}_value::text AS ${c}_value`]);
-    const rows = await server.database.knex.raw(`SELECT level, block::text AS block, n::text AS n, ${cols.join(", ")} FROM metric_rollups WHERE run_uuid = ? AND key = ?`, [runId, key]);
+    const rows = await suite.server.database.knex.raw(`SELECT level, block::text AS block, n::text AS n, ${cols.join(", ")} FROM metric_rollups WHERE run_uuid = ? AND key = ?`, [runId, key]);
     const point = (r: Record<string, string | null>, c: string) => (r[`${c}_step`] === null ? undefined : { step: BigInt(r[`${c}_step`]!), timestamp: BigInt(r[`${c}_timestamp`]!), value: Number(r[`${c}_value`]) });
     return (rows.rows as Array<Record<string, string | null>>).map((r) => ({ level: Number(r.level), block: BigInt(r.block!), n: Number(r.n), first: point(r, "first")!, last: point(r, "last")!, min: point(r, "min"), max: point(r, "max") })).sort((a, b) => a.level - b.level || cmpBig(a.block, b.block));
   };
@@ -193,7 +178,7 @@ describe.each(testDatabases())("metric rollups and sampling on %s", (kind) => {
       for (const range of ranges) {
         for (const maxResults of sizes) {
           const options = range ? { startStep: range[0], endStep: range[1], maxResults } : { maxResults };
-          const got = await sampleMetricHistories(server.database.knex, [runA, runB], key, options);
+          const got = await sampleMetricHistories(suite.server.database.knex, [runA, runB], key, options);
           for (const runId of [runA, runB]) {
             const expected = bruteSample(historyOf.get(`${runId}/${key}`)!, range ? BigInt(range[0]) : -(2n ** 63n), range ? BigInt(range[1]) : 2n ** 63n - 1n, maxResults);
             const actual = got.filter((p) => p.runId === runId).map((p) => ({ step: BigInt(p.step), timestamp: BigInt(p.timestamp), value: p.value }));
@@ -216,7 +201,7 @@ describe.each(testDatabases())("metric rollups and sampling on %s", (kind) => {
     expect((await api.post("runs/log-metric", { run_id: runId, key: "m", value: 2, timestamp: 2, step: 4 })).status).toBe(400);
     expect((await rollups(runId, "m")).map((r) => r.n)).toEqual([1, 1, 1, 1]);
     // ...and removing the run (nothing in tracker purges runs yet) removes them with it.
-    await server.database.knex("runs").where({ run_uuid: runId }).delete();
+    await suite.server.database.knex("runs").where({ run_uuid: runId }).delete();
     expect(await rollups(runId, "m")).toEqual([]);
   });
 
@@ -225,8 +210,8 @@ describe.each(testDatabases())("metric rollups and sampling on %s", (kind) => {
     const points = Array.from({ length: 600 }, (_, i) => ({ key: "e", value: i, timestamp: 1, step: i - 300 }));
     await post("runs/log-batch", { run_id: runId, metrics: points });
     // 257 points in range: whole at max_results 257, sampled at 256.
-    expect(await sampleMetricHistories(server.database.knex, [runId], "e", { startStep: -1, endStep: 255, maxResults: 257 })).toHaveLength(257);
-    const sampled = await sampleMetricHistories(server.database.knex, [runId], "e", { startStep: -1, endStep: 255, maxResults: 256 });
+    expect(await sampleMetricHistories(suite.server.database.knex, [runId], "e", { startStep: -1, endStep: 255, maxResults: 257 })).toHaveLength(257);
+    const sampled = await sampleMetricHistories(suite.server.database.knex, [runId], "e", { startStep: -1, endStep: 255, maxResults: 256 });
     expect(sampled.length).toBeLessThanOrEqual(256);
     expect(sampled[0]!.step).toBe(-1);
     expect(sampled[sampled.length - 1]!.step).toBe(255);

@@ -1,14 +1,10 @@
 import type { Knex } from "knex";
 import type { KeyValue, MetricRecord, RunRecord } from "../core/model.js";
 import { ROLLUP_UPSERT_CTES } from "./metric-rollups.js";
+import { preparedFor } from "./prepared.js";
 import { toMetric, toRunInfo, type RunRow } from "./rows.js";
 
 /** SQL for runs and their params, tags and metrics. */
-
-export async function insertRun(db: Knex, row: RunRow, tags: KeyValue[]): Promise<void> {
-  await db("runs").insert(row);
-  await upsertTags(db, row.run_uuid, tags);
-}
 
 export async function findRunRow(db: Knex, runId: string, forUpdate = false): Promise<RunRow | undefined> {
   const query = db<RunRow>("runs").where({ run_uuid: runId }).first();
@@ -25,15 +21,6 @@ export interface RunColumns {
   paramKeys: string[];
   tagKeys: string[];
   systemPrefix: string;
-}
-
-/**
- * Runs a statement of the hot path as a named prepared statement when a name is given: PostgreSQL
- * parses and plans it once per connection, later requests send only its parameters. The name
- * must always stand for the same SQL text. (PGlite ignores the name.)
- */
-function preparedFor(query: Knex.Raw, name: string | undefined): Promise<{ rows: unknown[] }> {
-  return (name === undefined ? query : query.options({ name })) as unknown as Promise<{ rows: unknown[] }>;
 }
 
 /** A run row with its params, tags and latest metrics aggregated as JSON arrays (see loadRuns). */

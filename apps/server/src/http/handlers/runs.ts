@@ -44,12 +44,11 @@ export const runHandlers: HandlerTable = {
 
   async updateRun({ revision, input, services }) {
     const id = runId(input);
-    await runs.updateRun(services, id, {
+    const run = await runs.updateRun(services, id, {
       status: optionalString(input, "status") as RunStatus | undefined,
       endTime: optionalInt(input, "end_time"),
       runName: revision === "c" ? optionalString(input, "run_name") : undefined,
     });
-    const run = await runs.getRun(services, id);
     return { run_info: runInfoOut(revision, run.info, run.tags, services.config.namespace) };
   },
 

@@ -1,0 +1,164 @@
+import type { Knex } from "knex";
+import type { KeyValue } from "../core/model.js";
+import { preparedFor } from "./prepared.js";
+import type { RunRow } from "./rows.js";
+
+/**
+ * Single-row writes to a run, each one statement (one round trip, no BEGIN/COMMIT: a statement is
+ * atomic by itself). Each starts from the run's row locked FOR SHARE, as the transactions they
+ * replace did: a concurrent runs/delete (an UPDATE of that row) waits until the write has
+ * committed, and the write happens only when the run is active (the `WHERE` of every
+ * data-modifying part). The statement returns the run's lifecycle stage (no row: no such run) so
+ * the caller picks the error, as for metrics (store/runs.ts insertMetrics). Data-modifying CTEs
+ * run to completion whether or not the final SELECT reads them.
+ */
+
+const RUN_LOCKED = "run AS (SELECT lifecycle_stage FROM runs WHERE run_uuid = ? FOR SHARE)";
+const RUN_ACTIVE = "EXISTS (SELECT 1 FROM run WHERE lifecycle_stage = 'active')";
+
+/** The run's lifecycle stage as the statement saw it; undefined when there is no such run. */
+type Stage = string | undefined;
+
+async function firstRow<R>(query: Knex.Raw, name: string | undefined): Promise<R | undefined> {
+  const result = await preparedFor(query, name);
+  return (result.rows as R[])[0];
+}
+
+/** Sets a run's tag; with `renameTo`, also the run's name (the run-name system tag). */
+export async function setRunTag(db: Knex, runId: string, tag: KeyValue, renameTo?: string): Promise<Stage> {
+  const rename = renameTo !== undefined;
+  const row = await firstRow<{ lifecycle_stage: string }>(
+    db.raw(
+      `WITH ${RUN_LOCKED},
+       tagged AS (
+         INSERT INTO tags (run_uuid, key, value) SELECT ?, ?, ? WHERE ${RUN_ACTIVE}
+         ON CONFLICT (run_uuid, key) DO UPDATE SET value = excluded.value
+       )${rename ? `,\n       renamed AS (UPDATE runs SET run_name = ? WHERE run_uuid = ? AND ${RUN_ACTIVE})` : ""}
+       SELECT lifecycle_stage FROM run`,
+      [runId, runId, tag.key, tag.value, ...(rename ? [renameTo, runId] : [])],
+    ),
+    rename ? "tracker_set_tag_rename" : "tracker_set_tag",
+  );
+  return row?.lifecycle_stage;
+}
+
+/** Deletes a run's tag; `removed` tells whether there was one. */
+export async function deleteRunTag(db: Knex, runId: string, key: string): Promise<{ stage: Stage; removed: boolean }> {
+  const row = await firstRow<{ lifecycle_stage: string; removed: boolean }>(
+    db.raw(
+      `WITH ${RUN_LOCKED},
+       removed AS (DELETE FROM tags WHERE run_uuid = ? AND key = ? AND ${RUN_ACTIVE} RETURNING 1)
+       SELECT lifecycle_stage, EXISTS (SELECT 1 FROM removed) AS removed FROM run`,
+      [runId, runId, key],
+    ),
+    "tracker_delete_tag",
+  );
+  return { stage: row?.lifecycle_stage, removed: row?.removed === true };
+}
+
+/**
+ * Logs a param unless the key is there already; `stored` is the value stored under the key after
+ * the statement (the given one when it was inserted), for the caller to tell an identical re-log
+ * from an attempt to change the value. A second statement only when another request inserted the
+ * same key concurrently: its row is committed but not in this statement's snapshot.
+ */
+export async function logRunParam(db: Knex, runId: string, param: KeyValue): Promise<{ stage: Stage; stored: string | undefined }> {
+  const row = await firstRow<{ lifecycle_stage: string; stored: string | null }>(
+    db.raw(
+      `WITH ${RUN_LOCKED},
+       added AS (
+         INSERT INTO params (run_uuid, key, value) SELECT ?, ?, ? WHERE ${RUN_ACTIVE}
+         ON CONFLICT (run_uuid, key) DO NOTHING RETURNING value
+       )
+       SELECT lifecycle_stage, COALESCE((SELECT value FROM added), (SELECT value FROM params WHERE run_uuid = ? AND key = ?)) AS stored FROM run`,
+      [runId, runId, param.key, param.value, runId, param.key],
+    ),
+    "tracker_log_param",
+  );
+  if (row === undefined) return { stage: undefined, stored: undefined };
+  if (row.stored !== null || row.lifecycle_stage !== "active") return { stage: row.lifecycle_stage, stored: row.stored ?? undefined };
+  const concurrent = await db("params").select("value").where({ run_uuid: runId, key: param.key }).first();
+  return { stage: row.lifecycle_stage, stored: (concurrent as { value: string } | undefined)?.value };
+}
+
+/** A run row with its tags aggregated as a JSON array ordered by key. */
+export interface RunRowWithTags extends RunRow {
+  tags: Array<[string, string]>;
+}
+
+/**
+ * Updates an active run's status, end time and name (each only when given) and, with a name, its
+ * run-name tag; returns the updated row with its tags, or the stage that prevented the update. No
+ * lock before the UPDATE: the UPDATE locks the row itself and re-checks `lifecycle_stage` after
+ * waiting for a concurrent writer. A run deleted between this statement's snapshot and its
+ * UPDATE gives no row and the stage read again by a second statement (a rare race only).
+ */
+export async function updateRunFields(
+  db: Knex,
+  runId: string,
+  changes: { status?: string; endTime?: number; runName?: string },
+  runNameTag: string,
+): Promise<{ stage: Stage; row?: RunRowWithTags }> {
+  const rows = await preparedFor(
+    db.raw(
+      `WITH updated AS (
+         UPDATE runs SET status = COALESCE(CAST(? AS text), status), end_time = COALESCE(CAST(? AS bigint), end_time),
+                         run_name = COALESCE(CAST(? AS text), run_name)
+          WHERE run_uuid = ? AND lifecycle_stage = 'active' RETURNING *
+       ),
+       named AS (
+         INSERT INTO tags (run_uuid, key, value) SELECT run_uuid, CAST(? AS text), run_name FROM updated WHERE CAST(? AS text) IS NOT NULL
+         ON CONFLICT (run_uuid, key) DO UPDATE SET value = excluded.value
+       )
+       SELECT s.lifecycle_stage AS stage, u.*,
+              (SELECT COALESCE(json_agg(json_build_array(t.key, t.value) ORDER BY t.key), '[]') FROM tags t WHERE t.run_uuid = s.run_uuid) AS tags
+         FROM runs s LEFT JOIN updated u ON true WHERE s.run_uuid = ?`,
+      [changes.status ?? null, changes.endTime ?? null, changes.runName ?? null, runId, runNameTag, changes.runName ?? null, runId],
+    ),
+    "tracker_update_run",
+  );
+  const row = (rows.rows as Array<RunRowWithTags & { stage: string }>)[0];
+  if (row === undefined) return { stage: undefined };
+  if (row.run_uuid !== null) return { stage: "active", row };
+  if (row.stage !== "active") return { stage: row.stage };
+  const now = await db("runs").select("lifecycle_stage").where({ run_uuid: runId }).first();
+  return { stage: (now as { lifecycle_stage: string } | undefined)?.lifecycle_stage ?? undefined };
+}
+
+/** A new run's row, without its artifact URI (made from the experiment's artifact location). */
+export type NewRunRow = Omit<RunRow, "artifact_uri" | "lifecycle_stage" | "end_time" | "status">;
+
+/**
+ * Creates a run with its tags in an active experiment, which stays locked (FOR SHARE) until the
+ * run is in (a concurrent experiment delete waits and then deletes the new run with it). The
+ * artifact URI is the experiment's artifact location (trailing slashes dropped) followed by
+ * `artifactSuffix`. Returns the experiment's stage (undefined: no such experiment) and, when
+ * created, the run's row with its tags ordered by key.
+ */
+export async function insertRunWithTags(
+  db: Knex,
+  row: NewRunRow,
+  artifactSuffix: string,
+  tags: KeyValue[],
+): Promise<{ experimentStage: Stage; row?: RunRowWithTags }> {
+  const unique = [...new Map(tags.map((t) => [t.key, t.value]))];
+  const given = unique.length === 0 ? "SELECT CAST(NULL AS text) AS key, CAST(NULL AS text) AS value WHERE false" : `VALUES ${unique.map(() => "(CAST(? AS text), CAST(? AS text))").join(", ")}`;
+  const result = await db.raw(
+    `WITH experiment AS (SELECT lifecycle_stage, artifact_location FROM experiments WHERE experiment_id = ? FOR SHARE),
+     given (key, value) AS (${given}),
+     created AS (
+       INSERT INTO runs (run_uuid, experiment_id, run_name, user_id, status, start_time, end_time, artifact_uri, lifecycle_stage)
+       SELECT ?, ?, ?, ?, 'RUNNING', ?, NULL, regexp_replace(artifact_location, '/+$', '') || ?, 'active'
+         FROM experiment WHERE lifecycle_stage = 'active'
+       RETURNING *
+     ),
+     tagged AS (INSERT INTO tags (run_uuid, key, value) SELECT c.run_uuid, g.key, g.value FROM created c CROSS JOIN given g)
+     SELECT e.lifecycle_stage AS experiment_stage, c.*,
+            (SELECT COALESCE(json_agg(json_build_array(g.key, g.value) ORDER BY g.key), '[]') FROM given g) AS tags
+       FROM experiment e LEFT JOIN created c ON true`,
+    [row.experiment_id, ...unique.flat(), row.run_uuid, row.experiment_id, row.run_name, row.user_id, row.start_time, artifactSuffix],
+  );
+  const out = (result.rows as Array<RunRowWithTags & { experiment_stage: string }>)[0];
+  if (out === undefined) return { experimentStage: undefined };
+  return out.run_uuid === null ? { experimentStage: out.experiment_stage } : { experimentStage: out.experiment_stage, row: out };
+}
