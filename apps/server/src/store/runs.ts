@@ -130,6 +130,13 @@ function pointKey(m: MetricRecord): string {
   return `${m.key}\u0000${m.timestamp}\u0000${m.step}\u0000${String(m.value)}`;
 }
 
+/**
+ * A double as a statement parameter. The pg driver sends numbers as String(n), which turns -0
+ * into "0"; PostgreSQL keeps -0 when it is sent as "-0". NaN and the infinities already go as
+ * the "NaN"/"Infinity"/"-Infinity" that PostgreSQL reads.
+ */
+export const doubleParameter = (value: number): number | string => (Object.is(value, -0) ? "-0" : value);
+
 /** Drops repeats of a point within one request, keeping the first. */
 export function distinctPoints(metrics: MetricRecord[]): MetricRecord[] {
   const seen = new Set<string>();
@@ -167,7 +174,7 @@ export async function insertMetrics(db: Knex, runId: string, metrics: MetricReco
   // The first row's casts give the VALUES columns their types; the other rows' parameters follow.
   const rows = points.map((_, i) => (i === 0 ? "(?, CAST(? AS double precision), CAST(? AS bigint), CAST(? AS bigint))" : "(?, ?, ?, ?)"));
   const bindings: Array<string | number> = [runId, runId];
-  for (const m of points) bindings.push(m.key, m.value, m.timestamp, m.step);
+  for (const m of points) bindings.push(m.key, doubleParameter(m.value), m.timestamp, m.step);
   bindings.push(runId, runId);
   const query = db.raw(
     `WITH run AS (SELECT lifecycle_stage FROM runs WHERE run_uuid = ? FOR SHARE),
