@@ -1,12 +1,12 @@
 import cluster from "node:cluster";
 import http from "node:http";
-import path from "node:path";
 import type { AddressInfo } from "node:net";
 import type { TrackerConfig } from "./config/config.js";
 import { redactUrl } from "./db/redact-url.js";
 import { connectDatabase, migrateLatest, type Database } from "./db/connect.js";
 import { ensureDefaultExperiment } from "./db/seed.js";
 import { seedFromTemplate } from "./db/pglite-template.js";
+import { startEmbeddedDatabase } from "./db/embedded-database.js";
 import { createApp } from "./http/app.js";
 import { manageConnections } from "./http/connections.js";
 import { answerClientErrors } from "./http/security.js";
@@ -25,9 +25,9 @@ export interface RunningServer {
 
 /** Opens the configured database and migrates it to the latest schema. */
 export async function openDatabase(config: TrackerConfig, logger?: Logger): Promise<Database> {
-  const pgliteDir = path.join(config.dataDir, "pgdata");
-  if (!config.databaseUrl) seedFromTemplate(pgliteDir);
-  const database = connectDatabase({ databaseUrl: config.databaseUrl, pgliteDir, logger });
+  const database = config.databaseUrl
+    ? { ...connectDatabase({ databaseUrl: config.databaseUrl, logger }), description: `PostgreSQL ${redactUrl(config.databaseUrl)}` }
+    : await openEmbeddedDatabase(config, logger);
   try {
     await migrateLatest(database.knex);
     await ensureDefaultExperiment(database.knex, config);
@@ -38,14 +38,32 @@ export async function openDatabase(config: TrackerConfig, logger?: Logger): Prom
   return database;
 }
 
+/** The embedded database (see db/embedded-database.ts), stopped when the pool closes. */
+async function openEmbeddedDatabase(config: TrackerConfig, logger?: Logger): Promise<Database> {
+  const embedded = await startEmbeddedDatabase(config, logger);
+  if (embedded.kind === "pglite") {
+    seedFromTemplate(embedded.dir);
+    return { ...connectDatabase({ pgliteDir: embedded.dir, logger }), description: embedded.description };
+  }
+  const database = connectDatabase({ databaseUrl: embedded.server.url, logger });
+  return {
+    ...database,
+    description: embedded.description,
+    async close() {
+      try {
+        await database.close();
+      } finally {
+        await embedded.server.stop();
+      }
+    },
+  };
+}
+
 export interface StartOptions {
   /** Server processes of this tracker (for the start-up lines; node:cluster workers log them once). */
   workers?: number;
-}
-
-/** Where the data lives, for the start-up lines (no password). */
-function databaseDescription(config: TrackerConfig): string {
-  return config.databaseUrl ? `PostgreSQL ${redactUrl(config.databaseUrl)}` : `PGlite (embedded) in ${path.join(config.dataDir, "pgdata")}`;
+  /** What the start-up line says serves the data, when the URL does not say it (an embedded PostgreSQL). */
+  databaseDescription?: string;
 }
 
 /** Starts a tracker server with the given configuration. */
@@ -69,7 +87,7 @@ export async function startServer(
   const startup = {
     startup: true,
     url,
-    database: databaseDescription(config),
+    database: options.databaseDescription ?? database.description,
     databaseKind: database.kind,
     artifactRoot: config.artifactRoot,
     namespace: config.namespace,

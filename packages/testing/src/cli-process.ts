@@ -19,11 +19,18 @@ export interface CliRun {
   stderr: string;
 }
 
-/** Runs the CLI to completion (for --help, db migrate, bad flags). DATABASE_URL is cleared unless given. */
+/**
+ * The environment of a CLI process: DATABASE_URL cleared, and a folder given as backend store
+ * served by PGlite (the "pglite" test database), unless `env` says otherwise; the tests of the
+ * embedded PostgreSQL set TRACKER_EMBEDDED_DATABASE themselves.
+ */
+const cliEnv = (env: NodeJS.ProcessEnv): NodeJS.ProcessEnv => ({ ...process.env, DATABASE_URL: "", TRACKER_EMBEDDED_DATABASE: "pglite", ...env });
+
+/** Runs the CLI to completion (for --help, db migrate, bad flags), in cliEnv(env). */
 export function runCli(args: string[], env: NodeJS.ProcessEnv = {}, timeoutMs = 30_000): Promise<CliRun> {
   assertBuilt();
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, DATABASE_URL: "", ...env } });
+    const child = spawn(process.execPath, [CLI, ...args], { env: cliEnv(env) });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (d) => (stdout += d));
@@ -70,14 +77,14 @@ const OUTPUT_LIMIT = 8 << 20;
 
 /**
  * Starts `tracker server --host 127.0.0.1 --port <free> ...args` as a separate process (the
- * built CLI), with DATABASE_URL cleared and LOG_LEVEL=warn unless `env` says otherwise.
+ * built CLI), in cliEnv() with LOG_LEVEL=warn and one worker unless `env` says otherwise.
  */
 export async function startServerProcess(args: string[], options: ServerProcessOptions = {}): Promise<ServerProcess> {
   const { env = {}, ready = "healthy", timeoutMs = 60_000, nodeArgs = [], cli = CLI } = options;
   if (cli === CLI) assertBuilt();
   const port = await freePort();
   const child = spawn(process.execPath, [...nodeArgs, cli, "server", "--host", "127.0.0.1", "--port", String(port), ...args], {
-    env: { ...process.env, DATABASE_URL: "", LOG_LEVEL: "warn", TRACKER_WORKERS: "1", ...env },
+    env: cliEnv({ LOG_LEVEL: "warn", TRACKER_WORKERS: "1", ...env }),
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";

@@ -1,21 +1,34 @@
 import cluster from "node:cluster";
 import type { Logger } from "../logging/logger.js";
 
+export interface PrimaryOptions {
+  /** Environment added to every worker's. */
+  workerEnv?: NodeJS.ProcessEnv;
+  /** Runs once every worker has exited after a stop signal (stops an embedded database). */
+  afterWorkers?: () => Promise<void>;
+}
+
 /**
  * Runs `workers` server processes on one database with node:cluster (the server is stateless).
  * The primary forwards SIGTERM/SIGINT, waits for every worker to finish its in-flight requests,
  * and exits 0; a worker that dies unexpectedly is replaced.
  */
-export function runPrimary(workers: number, logger: Logger): void {
+export function runPrimary(workers: number, logger: Logger, options: PrimaryOptions = {}): void {
   let stopping = false;
-  for (let i = 0; i < workers; i++) cluster.fork();
+  const fork = () => cluster.fork(options.workerEnv ?? {});
+  for (let i = 0; i < workers; i++) fork();
   cluster.on("exit", (worker, code, signal) => {
     if (stopping) {
-      if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(0);
+      if (Object.keys(cluster.workers ?? {}).length === 0) {
+        (options.afterWorkers ?? (async () => undefined))().then(
+          () => process.exit(0),
+          () => process.exit(1),
+        );
+      }
       return;
     }
     logger.error({ pid: worker.process.pid, code, signal }, "worker exited; starting a new one");
-    cluster.fork();
+    fork();
   });
   const stop = (signal: NodeJS.Signals) => {
     if (stopping) return;

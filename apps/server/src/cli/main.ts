@@ -1,7 +1,8 @@
 import { Command, CommanderError, InvalidArgumentError } from "commander";
 import { ConfigError, parseByteSize, type TrackerConfig } from "../config/config.js";
-import { createLogger } from "../logging/logger.js";
-import { openDatabase, startServer } from "../server.js";
+import { startEmbeddedDatabase, type EmbeddedChoice } from "../db/embedded-database.js";
+import { createLogger, type Logger } from "../logging/logger.js";
+import { openDatabase, startServer, type RunningServer, type StartOptions } from "../server.js";
 import { isPrimary, runPrimary } from "./cluster.js";
 import { checkPostgresReachable, redactUrl } from "./database-check.js";
 import { configFromFlags, parseIntegerOption, workerCount, type ServerFlags } from "./options.js";
@@ -49,6 +50,7 @@ function withServerFlags(cmd: Command): Command {
     .option("--artifacts-only", "serve only the artifact API; tracking and registry answer 503 (env TRACKER_ARTIFACTS_ONLY=1)")
     .option("--max-artifact-size <bytes>", "largest artifact upload, e.g. 10GiB (env TRACKER_MAX_ARTIFACT_SIZE; default 10GiB)", byteSizeOption)
     .option("--namespace <name>", "path segment and system-tag prefix, e.g. mlflow (env TRACKER_NAMESPACE; default tracker)")
+    .option("--embedded-database <engine>", "without a postgresql:// URL: auto (PostgreSQL from the bundled binaries where they run, else PGlite; an existing PGlite data dir stays PGlite), postgres or pglite (env TRACKER_EMBEDDED_DATABASE; default auto)")
     .option("--log-format <format>", "auto (human lines on a terminal, JSON lines otherwise), json or pretty (env TRACKER_LOG_FORMAT; default auto)");
 }
 
@@ -60,41 +62,79 @@ function byteSizeOption(value: string): number {
   }
 }
 
-async function serve(flags: ServerFlags): Promise<void> {
-  // Worker processes of the cluster exist only on PostgreSQL; they report the same count.
-  let workers = isPrimary() ? 1 : workerCount(flags, process.env, true);
-  if (isPrimary()) {
-    const config = await resolveConfig(flags);
-    try {
-      workers = workerCount(flags, process.env, Boolean(config.databaseUrl));
-    } catch (err) {
-      fail(`--workers ${errorText(err)}`);
-    }
-    if (workers > 1) {
-      if (!config.databaseUrl) fail("--workers above 1 needs PostgreSQL (--backend-store-uri postgresql://...); the embedded database is single-process");
-      try {
-        // Migrate once before the workers start.
-        await (await openDatabase(config)).close();
-      } catch (err) {
-        fail(`cannot prepare the database: ${errorText(err)}`);
-      }
-      runPrimary(workers, createLogger(config.logLevel, config.logFormat));
-      return;
-    }
-  }
-  const config = configFromFlags(flags);
-  let server;
+/** Set by the primary for its workers: the embedded PostgreSQL it started, and how to name it. */
+const SHARED_URL = "TRACKER_EMBEDDED_DATABASE_URL";
+const SHARED_DESCRIPTION = "TRACKER_EMBEDDED_DATABASE_DESCRIPTION";
+
+/** Starts the embedded database for `tracker server` when there is no database URL (see db/embedded-database.ts). */
+async function embeddedFor(config: TrackerConfig, logger: Logger): Promise<EmbeddedChoice | undefined> {
+  if (config.databaseUrl) return undefined;
   try {
-    server = await startServer(config, createLogger(config.logLevel, config.logFormat), { workers });
+    return await startEmbeddedDatabase(config, logger);
   } catch (err) {
+    fail(`cannot start the embedded database: ${errorText(err)}`);
+  }
+}
+
+async function serve(flags: ServerFlags): Promise<void> {
+  if (!isPrimary()) return serveWorker(flags);
+  let config = await resolveConfig(flags);
+  const logger = createLogger(config.logLevel, config.logFormat);
+  // An embedded PostgreSQL belongs to this (primary) process: its workers share it, and it stops last.
+  const embedded = await embeddedFor(config, logger);
+  const shared = embedded?.kind === "postgres" ? embedded : undefined;
+  const stopEmbedded = async () => shared?.server.stop();
+  if (shared) config = { ...config, databaseUrl: shared.server.url };
+  let workers: number;
+  try {
+    workers = workerCount(flags, process.env, Boolean(config.databaseUrl));
+  } catch (err) {
+    await stopEmbedded();
+    fail(`--workers ${errorText(err)}`);
+  }
+  if (workers > 1) {
+    if (!config.databaseUrl) fail("--workers above 1 needs PostgreSQL (--backend-store-uri postgresql://..., or the embedded PostgreSQL); PGlite is single-process");
+    try {
+      // Migrate once before the workers start.
+      await (await openDatabase(config)).close();
+    } catch (err) {
+      await stopEmbedded();
+      fail(`cannot prepare the database: ${errorText(err)}`);
+    }
+    const workerEnv = shared ? { [SHARED_URL]: shared.server.url, [SHARED_DESCRIPTION]: shared.description } : {};
+    runPrimary(workers, logger, { workerEnv, afterWorkers: stopEmbedded });
+    return;
+  }
+  await runServer(config, logger, { workers, databaseDescription: shared?.description }, stopEmbedded);
+}
+
+/** A node:cluster worker: the primary's database (an embedded PostgreSQL's URL comes from it). */
+async function serveWorker(flags: ServerFlags): Promise<void> {
+  let config = configFromFlags(flags);
+  const sharedUrl = process.env[SHARED_URL];
+  if (sharedUrl) config = { ...config, databaseUrl: sharedUrl };
+  const workers = workerCount(flags, process.env, true);
+  await runServer(config, createLogger(config.logLevel, config.logFormat), { workers, databaseDescription: process.env[SHARED_DESCRIPTION] || undefined });
+}
+
+/** Serves until SIGTERM/SIGINT, then finishes in-flight requests, closes the pool and runs `after`. */
+async function runServer(config: TrackerConfig, logger: Logger, options: StartOptions, after: () => Promise<unknown> = async () => undefined): Promise<void> {
+  let server: RunningServer;
+  try {
+    server = await startServer(config, logger, options);
+  } catch (err) {
+    await after().catch(() => undefined);
     fail(`cannot start: ${errorText(err)}`);
   }
   const shutdown = (signal: string) => {
     server.logger.info({ signal }, "shutting down: finishing in-flight requests");
-    server.close().then(
-      () => process.exit(0),
-      () => process.exit(1),
-    );
+    server
+      .close()
+      .then(after)
+      .then(
+        () => process.exit(0),
+        () => process.exit(1),
+      );
   };
   process.once("SIGTERM", () => shutdown("SIGTERM"));
   process.once("SIGINT", () => shutdown("SIGINT"));
@@ -117,7 +157,7 @@ export function buildProgram(): Command {
     .exitOverride();
 
   withServerFlags(program.command("server").description("start the HTTP server"))
-    .option("--workers <n>", "number of server processes; above 1 needs PostgreSQL (env TRACKER_WORKERS; default: the number of CPUs on PostgreSQL, 1 on the embedded database)", parseIntegerOption(1, 64))
+    .option("--workers <n>", "number of server processes; above 1 needs PostgreSQL, embedded or not (env TRACKER_WORKERS; default: the number of CPUs on PostgreSQL, 1 on PGlite)", parseIntegerOption(1, 64))
     .action(serve);
 
   const db = program.command("db").description("database maintenance").exitOverride();

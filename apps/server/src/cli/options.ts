@@ -1,6 +1,6 @@
 import os from "node:os";
 import { InvalidArgumentError } from "commander";
-import { loadConfig, type TrackerConfig } from "../config/config.js";
+import { loadConfig, parseEmbeddedDatabase, type TrackerConfig } from "../config/config.js";
 
 /** Flags of `tracker server` and `tracker db migrate`, as MLflow users know them. */
 export interface ServerFlags {
@@ -11,6 +11,7 @@ export interface ServerFlags {
   namespace?: string;
   workers?: number;
   logFormat?: string;
+  embeddedDatabase?: string;
   /** commander's `--no-serve-artifacts` gives serveArtifacts: false. */
   serveArtifacts?: boolean;
   artifactsDestination?: string;
@@ -42,6 +43,7 @@ export function configFromFlags(flags: ServerFlags, env: NodeJS.ProcessEnv = pro
   if (flags.namespace !== undefined) overrides.namespace = flags.namespace;
   if (flags.defaultArtifactRoot !== undefined) overrides.artifactRoot = flags.defaultArtifactRoot;
   if (flags.logFormat !== undefined) overrides.logFormat = flags.logFormat as TrackerConfig["logFormat"];
+  if (flags.embeddedDatabase !== undefined) overrides.embeddedDatabase = parseEmbeddedDatabase(flags.embeddedDatabase);
   // commander sets serveArtifacts to true when the flag is absent; only `--no-serve-artifacts` counts.
   if (flags.serveArtifacts === false) overrides.serveArtifacts = false;
   if (flags.artifactsDestination !== undefined) overrides.artifactsDestination = flags.artifactsDestination;

@@ -10,6 +10,12 @@ export interface TrackerConfig {
   /** Folder for the embedded database and the default artifact root. */
   dataDir: string;
   /**
+   * Which embedded database serves when there is no databaseUrl (TRACKER_EMBEDDED_DATABASE,
+   * --embedded-database): `auto` (PostgreSQL from the npm binaries where they run, keeping an
+   * existing PGlite data dir, else PGlite), `postgres` or `pglite`.
+   */
+  embeddedDatabase: EmbeddedDatabase;
+  /**
    * Local folder under which experiments get their default artifact location when artifacts are
    * not proxied (`--default-artifact-root`, a folder or a `file://` URI), and below which runs with
    * local artifact URIs are served.
@@ -44,7 +50,16 @@ export interface TrackerConfig {
   webDir?: string;
 }
 
+export const EMBEDDED_DATABASES = ["auto", "postgres", "pglite"] as const;
+export type EmbeddedDatabase = (typeof EMBEDDED_DATABASES)[number];
+
 export class ConfigError extends Error {}
+
+export function parseEmbeddedDatabase(raw: string | undefined): EmbeddedDatabase {
+  if (raw === undefined || raw === "") return "auto";
+  if (!(EMBEDDED_DATABASES as readonly string[]).includes(raw)) throw new ConfigError(`embedded database must be one of ${EMBEDDED_DATABASES.join(", ")}, got "${raw}"`);
+  return raw as EmbeddedDatabase;
+}
 
 function parsePort(raw: string | undefined, fallback: number): number {
   if (raw === undefined || raw === "") return fallback;
@@ -114,6 +129,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     port: overrides.port ?? parsePort(env.PORT, 5000),
     databaseUrl,
     dataDir,
+    embeddedDatabase: overrides.embeddedDatabase ?? parseEmbeddedDatabase(env.TRACKER_EMBEDDED_DATABASE),
     artifactRoot: explicitRoot === undefined ? path.join(dataDir, "artifacts") : localFolder(explicitRoot, "the default artifact root"),
     serveArtifacts,
     proxyArtifacts: overrides.proxyArtifacts ?? (serveArtifacts && explicitRoot === undefined),

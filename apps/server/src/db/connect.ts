@@ -13,6 +13,8 @@ export type DatabaseKind = "postgres" | "pglite";
 export interface Database {
   knex: Knex;
   kind: DatabaseKind;
+  /** What serves the data, for the start-up line (no password). */
+  description?: string;
   close(): Promise<void>;
 }
 
