@@ -12,6 +12,7 @@ import { startCluster, type Cluster } from "./postgres.js";
 import { CALIBRATION, CAPTURE_N, scenarios as defineScenarios, type Scenario } from "./scenarios.js";
 import { seed } from "./seed.js";
 import { runArtifactBench, type ArtifactBenchResult } from "./artifacts.js";
+import { runEmbeddedPass, type EmbeddedResult } from "./embedded.js";
 import { measureCpu, runCli, sampleRss, startServer, type CpuReport, type RssReport } from "./server-process.js";
 import { FULL, FULL_LOAD, QUICK, QUICK_LOAD, type Load, type Sizes } from "./settings.js";
 
@@ -49,10 +50,16 @@ export interface ScaleResult {
   byWorkers: Array<{ workers: number; summary: Summary; rss: RssReport; cpu: CpuReport; loadAverage: number }>;
 }
 
+interface StartupFigures {
+  median: number;
+  min: number;
+  max: number;
+}
+
+/** apps/server/scripts/startup-bench.mjs's report: per embedded engine, milliseconds. */
 export interface StartupResult {
   runs: number;
-  fresh: { median: number; min: number; max: number };
-  existing: { median: number; min: number; max: number };
+  engines: Record<string, { fresh: StartupFigures; existing: StartupFigures; targets: { fresh: number; existing: number } }>;
 }
 
 export interface BenchResult {
@@ -70,6 +77,8 @@ export interface BenchResult {
   explain?: { sql: string; params: Array<string | null>; plan: string };
   startup?: StartupResult;
   artifacts?: ArtifactBenchResult;
+  /** The same scenarios on the embedded default. */
+  embedded?: EmbeddedResult;
   /** The calibration scenario (a bare Express 5 route), measured before the scenarios. */
   calibration?: { summary: Summary; cpu: CpuReport; loadAverage: number };
 }
@@ -191,9 +200,11 @@ export async function runBench(options: BenchOptions): Promise<BenchResult> {
       servers.pop();
     }
 
+    const embedded = load.embedded ? await runEmbeddedPass(sizes, load, pick, log) : undefined;
+
     let startup: StartupResult | undefined;
     if (load.startupRuns > 0) {
-      log(`\nstart-up (embedded PGlite, ${load.startupRuns} runs): ${path.relative(process.cwd(), STARTUP_BENCH)}`);
+      log(`\nstart-up (embedded PostgreSQL and PGlite, ${load.startupRuns} runs each): ${path.relative(process.cwd(), STARTUP_BENCH)}`);
       const jsonFile = path.join(os.tmpdir(), `tracker-startup-${process.pid}.json`);
       const { stdout } = await execFileAsync(process.execPath, [STARTUP_BENCH, String(load.startupRuns)], {
         env: { ...process.env, BENCH_JSON: jsonFile },
@@ -225,6 +236,7 @@ export async function runBench(options: BenchOptions): Promise<BenchResult> {
       explain,
       startup,
       calibration,
+      embedded,
     };
   } finally {
     for (const s of servers) await s.stop().catch(() => undefined);

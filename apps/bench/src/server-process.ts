@@ -10,6 +10,8 @@ export interface ServerProcess {
   child: TrackerProcess["child"];
   /** The primary's pid and its workers' (node:cluster children). */
   pids(): number[];
+  /** What the process wrote so far. */
+  output(): string;
   stop(): Promise<void>;
 }
 
@@ -36,14 +38,18 @@ export async function runCli(args: string[], env: NodeJS.ProcessEnv): Promise<vo
 }
 
 /**
- * `tracker server` on the given PostgreSQL with `workers` processes; `nodeArgs` go to node itself
- * (e.g. `--cpu-prof`), and TRACKER_BENCH_SERVER_CLI may name another build to compare.
+ * `tracker server` on the given backend store (a PostgreSQL URL, or a folder for the embedded
+ * database that `env.TRACKER_EMBEDDED_DATABASE` picks, PGlite unless it says otherwise) with
+ * `workers` processes; `nodeArgs` go to node itself (e.g. `--cpu-prof`), and
+ * TRACKER_BENCH_SERVER_CLI may name another build to compare.
  */
-export async function startServer(databaseUrl: string, workers: number, nodeArgs: string[] = []): Promise<ServerProcess> {
+export async function startServer(backendStore: string, workers: number, nodeArgs: string[] = [], env: NodeJS.ProcessEnv = {}): Promise<ServerProcess> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "tracker-bench-server-"));
+  // As root, an embedded PostgreSQL runs as another user, who must be able to enter the folder.
+  fs.chmodSync(dataDir, 0o755);
   // Request logging off (warn, the default of startServerProcess): the raw side logs nothing either.
-  const server = await startServerProcess(["--backend-store-uri", databaseUrl, "--workers", String(workers)], {
-    env: { TRACKER_DATA_DIR: dataDir, TRACKER_WORKERS: String(workers) },
+  const server = await startServerProcess(["--backend-store-uri", backendStore, "--workers", String(workers)], {
+    env: { TRACKER_DATA_DIR: dataDir, TRACKER_WORKERS: String(workers), ...env },
     nodeArgs,
     cli: SERVER_CLI,
   });
@@ -71,6 +77,7 @@ export async function startServer(databaseUrl: string, workers: number, nodeArgs
     url: server.url,
     child: server.child,
     pids,
+    output: server.output,
     async stop() {
       await server.stop();
       fs.rmSync(dataDir, { recursive: true, force: true });

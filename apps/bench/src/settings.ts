@@ -42,6 +42,8 @@ export interface Load {
   startupRuns: number;
   /** Worker counts compared in the horizontal-scale section; empty skips it. */
   workerCounts: number[];
+  /** Run the scenarios again on the embedded default (PostgreSQL started by tracker server). */
+  embedded: boolean;
 }
 
 export const FULL: Sizes = {
@@ -72,8 +74,8 @@ export const QUICK: Sizes = {
   writeRuns: 8,
 };
 
-export const FULL_LOAD: Load = { seconds: 10, warmupSeconds: 2, startupRuns: 3, workerCounts: [1, 2] };
-export const QUICK_LOAD: Load = { seconds: 0.8, warmupSeconds: 0.2, startupRuns: 0, workerCounts: [1, 2] };
+export const FULL_LOAD: Load = { seconds: 10, warmupSeconds: 2, startupRuns: 3, workerCounts: [1, 2], embedded: true };
+export const QUICK_LOAD: Load = { seconds: 0.8, warmupSeconds: 0.2, startupRuns: 0, workerCounts: [1, 2], embedded: true };
 
 /** Targets of issue 9, checked against the measured figures. */
 export const TARGETS = {
@@ -89,6 +91,10 @@ export const TARGETS = {
   ofCalibration: { "log-metric": 0.5, "runs/get": 0.5, "experiments/get": 0.6 } as Record<string, number>,
   /** Large answers: tracker's p50 at most this multiple of the raw SQL + JSON.stringify p50. */
   largeAnswerP50Ratio: 2,
+  /** The embedded default: every scenario's req/s at least PostgreSQL's divided by this, same run. */
+  embeddedSlowdown: 1.5,
+  /** The embedded default: the server process's peak RSS under this many bytes. */
+  embeddedRssBytes: 200 * 1024 * 1024,
   /** Every scenario: p99 at most this multiple of p50. */
   p99OverP50: 10,
 };
