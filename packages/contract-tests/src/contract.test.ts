@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createClient as createClientA } from "@tracker-ml/client/rev-a";
 import { createClient as createClientB } from "@tracker-ml/client/rev-b";
 import { createClient as createClientC } from "@tracker-ml/client/rev-c";
-import { testDatabases } from "@tracker/testing";
+import { serverProcessDatabases } from "@tracker/testing";
 import type { Revision } from "@tracker/spec";
 import { coverage, coverageTable } from "./harness/coverage.js";
 import { Recorder } from "./harness/recorder.js";
@@ -29,7 +29,7 @@ const ok = <T>(result: { data?: T; error?: unknown; response: Response }): T => 
   return result.data as T;
 };
 
-describe.each(testDatabases())("contract: client x server x spec on %s", (kind) => {
+describe.each(serverProcessDatabases())("contract: client x server x spec on %s", (kind) => {
   const recorder = new Recorder();
   let server: ContractServer;
   let authServer: ContractServer;

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TrackerClient } from "@tracker-ml/client";
 import { createClient as createExtClient } from "@tracker-ml/client/ext";
 import { createClient as createClientC } from "@tracker-ml/client/rev-c";
-import { testDatabases } from "@tracker/testing";
+import { serverProcessDatabases } from "@tracker/testing";
 import { coverage, coverageTable } from "./harness/coverage.js";
 import type { ExtContext, ExtScenario } from "./harness/ext-scenario.js";
 import { Recorder } from "./harness/recorder.js";
@@ -28,7 +28,7 @@ const scenarios: ExtScenario[] = await Promise.all(
     .map(async (f) => ((await import(pathToFileURL(path.join(scenarioDir, f)).href)) as { scenario: ExtScenario }).scenario),
 );
 
-describe.each(testDatabases())("contract: client x server x ext.yaml on %s", (kind) => {
+describe.each(serverProcessDatabases())("contract: client x server x ext.yaml on %s", (kind) => {
   const recorder = new Recorder();
   let server: ContractServer;
   let authServer: ContractServer;

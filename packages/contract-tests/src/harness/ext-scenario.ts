@@ -1,7 +1,7 @@
 import type { TrackerClient } from "@tracker-ml/client";
 import type { ExtClient } from "@tracker-ml/client/ext";
 import type { RevCClient } from "@tracker-ml/client/rev-c";
-import type { TestDatabase } from "@tracker/testing";
+import type { ServerDatabase } from "@tracker/testing";
 
 /**
  * One scenario of the extensions' contract test (src/ext-contract.test.ts): a module in
@@ -11,7 +11,7 @@ import type { TestDatabase } from "@tracker/testing";
  * every status it documents (500 and 503 exempt).
  */
 export interface ExtContext {
-  kind: TestDatabase;
+  kind: ServerDatabase;
   /** URL of a server without authentication. */
   url: string;
   /** URL of a server started with TRACKER_AUTH_TOKEN = AUTH_TOKEN. */

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { backendStore, startServerProcess, type ServerProcess } from "@tracker/testing";
-import type { TestDatabase } from "@tracker/testing";
+import type { ServerDatabase } from "@tracker/testing";
 
 /** A real server process, built and started as users run it, over a fresh database. */
 export interface ContractServer {
@@ -15,13 +15,13 @@ export interface ContractServer {
  * folders (`--default-artifact-root`, in a temporary folder) that a test may write into directly,
  * as a client on the server's machine does; otherwise artifacts go through the server.
  */
-export async function startContractServer(kind: TestDatabase, env: NodeJS.ProcessEnv = {}, localArtifacts = false): Promise<ContractServer> {
+export async function startContractServer(kind: ServerDatabase, env: NodeJS.ProcessEnv = {}, localArtifacts = false): Promise<ContractServer> {
   const store = await backendStore(kind);
   const artifactRoot = localArtifacts ? fs.mkdtempSync(path.join(os.tmpdir(), "tracker-contract-artifacts-")) : undefined;
   const removeRoot = () => artifactRoot && fs.rmSync(artifactRoot, { recursive: true, force: true });
   let server: ServerProcess;
   try {
-    server = await startServerProcess(["--backend-store-uri", store.uri, ...(artifactRoot ? ["--default-artifact-root", artifactRoot] : [])], { env });
+    server = await startServerProcess(["--backend-store-uri", store.uri, ...(artifactRoot ? ["--default-artifact-root", artifactRoot] : [])], { env: { ...store.env, ...env } });
   } catch (err) {
     await store.dispose();
     removeRoot();
