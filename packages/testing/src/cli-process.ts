@@ -13,6 +13,16 @@ function assertBuilt(): void {
   if (!fs.existsSync(CLI)) throw new Error(`${CLI} is missing: run \`pnpm --filter @tracker/server build\` first (pnpm test does)`);
 }
 
+/** Whether a process (of any user) is still running. */
+export function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
 export interface CliRun {
   code: number | null;
   stdout: string;

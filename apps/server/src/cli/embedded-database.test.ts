@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { runCli, startServerProcess, type ServerProcess } from "@tracker/testing";
+import { processAlive as alive, runCli, startServerProcess, type ServerProcess } from "@tracker/testing";
 
 /** `tracker server` on a folder with no database URL: the embedded default, as a user runs it. */
 
@@ -12,15 +12,6 @@ fs.chmodSync(root, 0o755);
 afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
 
 const DEFAULT = { TRACKER_EMBEDDED_DATABASE: "", LOG_LEVEL: "info", TRACKER_LOG_FORMAT: "json" };
-
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 /** The postmaster of a data dir's embedded PostgreSQL, from its pid file. */
 const postmasterPid = (dataDir: string): number | undefined => {

@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { processAlive as alive } from "@tracker/testing";
 import { EmbeddedPostgresUnavailable, findPostgresBinaries, startEmbeddedPostgres, type EmbeddedPostgres } from "./embedded-postgres.js";
 
 const root = fs.mkdtempSync(path.join(os.tmpdir(), "tracker-embedded-pg-"));
@@ -30,15 +31,6 @@ async function query<T>(url: string, sql: string): Promise<T[]> {
     await client.end();
   }
 }
-
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 describe("embedded PostgreSQL", () => {
   it("creates a data dir, answers on a private unix socket and stops with no process left", async () => {
