@@ -84,7 +84,10 @@ async function serve(flags: ServerFlags): Promise<void> {
   const embedded = await embeddedFor(config, logger);
   const shared = embedded?.kind === "postgres" ? embedded : undefined;
   const stopEmbedded = async () => shared?.server.stop();
+  // The engine is chosen once, here: the server connects to the started PostgreSQL by its URL, or
+  // opens PGlite without probing PostgreSQL's binaries (and saying why not) a second time.
   if (shared) config = { ...config, databaseUrl: shared.server.url };
+  else if (embedded) config = { ...config, embeddedDatabase: "pglite" };
   let workers: number;
   try {
     workers = workerCount(flags, process.env, Boolean(config.databaseUrl));
@@ -105,7 +108,7 @@ async function serve(flags: ServerFlags): Promise<void> {
     runPrimary(workers, logger, { workerEnv, afterWorkers: stopEmbedded });
     return;
   }
-  await runServer(config, logger, { workers, databaseDescription: shared?.description }, stopEmbedded);
+  await runServer(config, logger, { workers, databaseDescription: embedded?.description }, stopEmbedded);
 }
 
 /** A node:cluster worker: the primary's database (an embedded PostgreSQL's URL comes from it). */

@@ -103,7 +103,7 @@ function runAsFor(dir: string): RunAs {
 
 const ids = (runAs: RunAs) => (runAs.uid === undefined ? {} : { uid: runAs.uid, gid: runAs.gid });
 
-/** Makes `target` (and its contents) belong to the user PostgreSQL runs as. */
+/** Makes the folder `target` belong to the user PostgreSQL runs as (what it creates inside is that user's already). */
 function handOver(target: string, runAs: RunAs): void {
   if (runAs.uid === undefined) return;
   fs.chownSync(target, runAs.uid, runAs.gid!);
@@ -225,13 +225,11 @@ async function stopLeftover(pid: number, logger?: Logger): Promise<void> {
   throw new Error(`the PostgreSQL server left running (pid ${pid}) did not stop`);
 }
 
-/** Settings of the embedded server: a local, single-user database. */
-const SERVER_SETTINGS = [
-  "listen_addresses=",
-  // JIT compiling costs more than tracker's short statements gain (see connect.ts).
-  "jit=off",
-  "max_connections=100",
-];
+/**
+ * Settings of the embedded server: no TCP listener (the unix socket only). JIT is turned off per
+ * connection by connect.ts, as on any PostgreSQL server.
+ */
+const SERVER_SETTINGS = ["listen_addresses="];
 
 /**
  * Starts PostgreSQL over `dir` (creating it when new), and resolves once it accepts connections.

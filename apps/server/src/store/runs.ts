@@ -135,7 +135,7 @@ function pointKey(m: MetricRecord): string {
  * into "0"; PostgreSQL keeps -0 when it is sent as "-0". NaN and the infinities already go as
  * the "NaN"/"Infinity"/"-Infinity" that PostgreSQL reads.
  */
-export const doubleParameter = (value: number): number | string => (Object.is(value, -0) ? "-0" : value);
+const doubleParameter = (value: number): number | string => (Object.is(value, -0) ? "-0" : value);
 
 /** Drops repeats of a point within one request, keeping the first. */
 export function distinctPoints(metrics: MetricRecord[]): MetricRecord[] {
