@@ -1,12 +1,10 @@
 import type { BenchResult } from "./bench.js";
 import type { TargetCheck } from "./report.js";
+import { mib, ms, rate } from "./format.js";
 import { TARGETS } from "./settings.js";
 
 /** The embedded default's part of the report: its targets, its table beside PostgreSQL's, start-up. */
 
-const rate = (x: number) => (x >= 100 ? x.toFixed(0) : x.toFixed(1));
-const ms = (x: number) => (Number.isFinite(x) ? (x < 10 ? x.toFixed(2) : x.toFixed(1)) : "-");
-const mib = (bytes: number) => (bytes / 2 ** 20).toFixed(0);
 const seconds = (x: number) => `${(x / 1000).toFixed(2)} s`;
 
 /** Each scenario of the embedded pass beside the same scenario of the PostgreSQL pass. */

@@ -28,7 +28,7 @@ export interface EmbeddedScenarioResult {
 }
 
 export interface EmbeddedResult {
-  /** What the server's start-up line said serves the data. */
+  /** The embedded server as PostgreSQL names its version, and its data dir. */
   database: string;
   seedSeconds: number;
   results: EmbeddedScenarioResult[];

@@ -4,6 +4,7 @@ import { CALIBRATION } from "./scenarios.js";
 import { TARGETS } from "./settings.js";
 import { artifactMarkdown, artifactTargets } from "./artifacts.js";
 import { embeddedMarkdown, embeddedTargets } from "./embedded-report.js";
+import { mib, ms, rate, ratio } from "./format.js";
 
 /** The results as a console table and as docs/benchmarks.md; targets judged from the figures. */
 
@@ -13,10 +14,6 @@ export interface TargetCheck {
   met: boolean;
 }
 
-const ms = (x: number) => (Number.isFinite(x) ? (x < 10 ? x.toFixed(2) : x.toFixed(1)) : "-");
-const mib = (bytes: number) => (bytes / 2 ** 20).toFixed(0);
-const ratio = (x: number) => (Number.isFinite(x) ? `${x.toFixed(2)}x` : "-");
-const rate = (x: number) => (x >= 100 ? x.toFixed(0) : x.toFixed(1));
 
 function rowsPerSecond(r: ScenarioResult, side: "tracker" | "raw"): number {
   return r[side].requestsPerSecond * (r.scenario.rowsPerRequest ?? 1);

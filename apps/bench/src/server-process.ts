@@ -10,8 +10,6 @@ export interface ServerProcess {
   child: TrackerProcess["child"];
   /** The primary's pid and its workers' (node:cluster children). */
   pids(): number[];
-  /** What the process wrote so far. */
-  output(): string;
   stop(): Promise<void>;
 }
 
@@ -45,8 +43,6 @@ export async function runCli(args: string[], env: NodeJS.ProcessEnv): Promise<vo
  */
 export async function startServer(backendStore: string, workers: number, nodeArgs: string[] = [], env: NodeJS.ProcessEnv = {}): Promise<ServerProcess> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "tracker-bench-server-"));
-  // As root, an embedded PostgreSQL runs as another user, who must be able to enter the folder.
-  fs.chmodSync(dataDir, 0o755);
   // Request logging off (warn, the default of startServerProcess): the raw side logs nothing either.
   const server = await startServerProcess(["--backend-store-uri", backendStore, "--workers", String(workers)], {
     env: { TRACKER_DATA_DIR: dataDir, TRACKER_WORKERS: String(workers), ...env },
@@ -77,7 +73,6 @@ export async function startServer(backendStore: string, workers: number, nodeArg
     url: server.url,
     child: server.child,
     pids,
-    output: server.output,
     async stop() {
       await server.stop();
       fs.rmSync(dataDir, { recursive: true, force: true });
