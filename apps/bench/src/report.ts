@@ -229,7 +229,7 @@ export function markdownReport(result: BenchResult, command: string): string {
   lines.push(
     `- Load: ${result.load.seconds} s measured per scenario and side after ${result.load.warmupSeconds} s of warm-up; closed loop (each connection sends its next request when the last one answered); HTTP by autocannon from the bench process, the server in its own process (\`tracker server\`, LOG_LEVEL=warn).`,
   );
-  lines.push(`- Server: \`tracker server\` built from this checkout, database pool per process ${process.env.TRACKER_DB_POOL_MAX ? `TRACKER_DB_POOL_MAX=${process.env.TRACKER_DB_POOL_MAX}` : "at its default"}.`);
+  lines.push(`- Server: \`tracker server\` built from this checkout, database pool per process ${process.env.TRACKER_DB_POOL_MAX ? `TRACKER_DB_POOL_MAX=${process.env.TRACKER_DB_POOL_MAX}` : "at its default"}, V8 heap growth after a full collection ${process.env.TRACKER_HEAP_GROWTH_PERCENT ? `TRACKER_HEAP_GROWTH_PERCENT=${process.env.TRACKER_HEAP_GROWTH_PERCENT}` : "at the server's default (`--heap-growth-percent`, see the README)"}${process.env.TRACKER_BENCH_NODE_ARGS ? `, node flags \`${process.env.TRACKER_BENCH_NODE_ARGS}\`` : ""}.`);
   lines.push(`- Seeding by direct SQL took ${result.seedSeconds.toFixed(0)} s.`, "");
 
   lines.push("## Results", "");

@@ -38,7 +38,8 @@ export async function runCli(args: string[], env: NodeJS.ProcessEnv): Promise<vo
 /**
  * `tracker server` on the given backend store (a PostgreSQL URL, or a folder for the embedded
  * database that `env.TRACKER_EMBEDDED_DATABASE` picks, PGlite unless it says otherwise) with
- * `workers` processes; `nodeArgs` go to node itself (e.g. `--cpu-prof`), and
+ * `workers` processes; `nodeArgs` go to node itself (e.g. `--cpu-prof`), after any in
+ * TRACKER_BENCH_NODE_ARGS (space-separated: to compare V8 settings), and
  * TRACKER_BENCH_SERVER_CLI may name another build to compare.
  */
 export async function startServer(backendStore: string, workers: number, nodeArgs: string[] = [], env: NodeJS.ProcessEnv = {}): Promise<ServerProcess> {
@@ -46,7 +47,7 @@ export async function startServer(backendStore: string, workers: number, nodeArg
   // Request logging off (warn, the default of startServerProcess): the raw side logs nothing either.
   const server = await startServerProcess(["--backend-store-uri", backendStore, "--workers", String(workers)], {
     env: { TRACKER_DATA_DIR: dataDir, TRACKER_WORKERS: String(workers), ...env },
-    nodeArgs,
+    nodeArgs: [...(process.env.TRACKER_BENCH_NODE_ARGS?.split(" ").filter(Boolean) ?? []), ...nodeArgs],
     cli: SERVER_CLI,
   });
   const pid = server.child.pid!;

@@ -27,6 +27,11 @@ describe("tracker CLI: flags and environment", () => {
     expect(workerCount({}, {}, true, 4)).toBe(4);
     expect(workerCount({}, {}, false, 4)).toBe(1);
     expect(workerCount({}, { TRACKER_WORKERS: "1" }, true, 4)).toBe(1);
+    // Heap growth: 100% by default, the environment, then the flag; 0 leaves V8's policy.
+    expect(configFromFlags({}, {}).heapGrowthPercent).toBe(100);
+    expect(configFromFlags({}, { TRACKER_HEAP_GROWTH_PERCENT: "0" }).heapGrowthPercent).toBe(0);
+    expect(configFromFlags({ heapGrowthPercent: 50 }, { TRACKER_HEAP_GROWTH_PERCENT: "0" }).heapGrowthPercent).toBe(50);
+    for (const bad of ["-1", "301", "1.5", "lots"]) expect(() => configFromFlags({}, { TRACKER_HEAP_GROWTH_PERCENT: bad })).toThrow(ConfigError);
   });
 
   it("takes the artifact flags: serving on by default, file:// URIs for folders, sizes with units", () => {
@@ -58,18 +63,20 @@ describe("tracker CLI: flags and environment", () => {
       expect(run.stdout).toMatch(/Usage: tracker/);
     }
     const server = await runCli(["server", "--help"]);
-    for (const flag of ["--host", "--port", "--backend-store-uri", "--default-artifact-root", "--workers", "--namespace", "--no-serve-artifacts", "--artifacts-destination", "--artifacts-only", "--max-artifact-size"]) expect(server.stdout).toContain(flag);
+    for (const flag of ["--host", "--port", "--backend-store-uri", "--default-artifact-root", "--workers", "--namespace", "--no-serve-artifacts", "--artifacts-destination", "--artifacts-only", "--max-artifact-size", "--heap-growth-percent"]) expect(server.stdout).toContain(flag);
   });
 
   it("answers a bad flag or value with one error line and exit code 2", async () => {
-    for (const args of [["server", "--bogus"], ["server", "--port", "abc"], ["server", "--workers", "0"], ["frobnicate"], ["server", "--namespace", "Bad Name!"]]) {
+    for (const args of [["server", "--bogus"], ["server", "--port", "abc"], ["server", "--workers", "0"], ["frobnicate"], ["server", "--namespace", "Bad Name!"], ["server", "--heap-growth-percent", "400"]]) {
       const run = await runCli(args);
       expect(run.code, args.join(" ")).toBe(2);
       expect(run.stderr.trim().split("\n")[0]).toMatch(/error|tracker:/);
       expect(run.stderr).not.toMatch(/\n\s+at /); // no stack trace
     }
-    const envBad = await runCli(["server"], { PORT: "70000" });
-    expect(envBad.code).toBe(2);
+    for (const env of [{ PORT: "70000" }, { TRACKER_HEAP_GROWTH_PERCENT: "half" }]) {
+      const envBad = await runCli(["server"], env);
+      expect(envBad.code, JSON.stringify(env)).toBe(2);
+    }
   });
 
   it("answers an unreachable database URL with one error line and exit code 2", async () => {

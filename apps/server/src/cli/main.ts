@@ -5,6 +5,7 @@ import { createLogger, type Logger } from "../logging/logger.js";
 import { openDatabase, startServer, type RunningServer, type StartOptions } from "../server.js";
 import { isPrimary, runPrimary } from "./cluster.js";
 import { checkPostgresReachable, redactUrl } from "./database-check.js";
+import { DEFAULT_HEAP_GROWTH_PERCENT, limitHeapGrowth, MAX_HEAP_GROWTH_PERCENT } from "../runtime/heap-growth.js";
 import { configFromFlags, parseIntegerOption, workerCount, type ServerFlags } from "./options.js";
 
 /** The `tracker` command line: `tracker server`, `tracker db migrate` (alias `db upgrade`). */
@@ -123,6 +124,7 @@ async function serveWorker(flags: ServerFlags): Promise<void> {
 /** Serves until SIGTERM/SIGINT, then finishes in-flight requests, closes the pool and runs `after`. */
 async function runServer(config: TrackerConfig, logger: Logger, options: StartOptions, after: () => Promise<unknown> = async () => undefined): Promise<void> {
   let server: RunningServer;
+  logger.debug({ heapGrowth: limitHeapGrowth(config.heapGrowthPercent) }, "heap growth after a full collection");
   try {
     server = await startServer(config, logger, options);
   } catch (err) {
@@ -161,6 +163,7 @@ export function buildProgram(): Command {
 
   withServerFlags(program.command("server").description("start the HTTP server"))
     .option("--workers <n>", "number of server processes; above 1 needs PostgreSQL, embedded or not (env TRACKER_WORKERS; default: the number of CPUs on PostgreSQL, 1 on PGlite)", parseIntegerOption(1, 64))
+    .option("--heap-growth-percent <n>", `how far each server process lets V8 grow its heap after a full garbage collection, in percent of the live heap; 0 leaves V8's own policy (env TRACKER_HEAP_GROWTH_PERCENT; default ${DEFAULT_HEAP_GROWTH_PERCENT})`, parseIntegerOption(0, MAX_HEAP_GROWTH_PERCENT))
     .action(serve);
 
   const db = program.command("db").description("database maintenance").exitOverride();

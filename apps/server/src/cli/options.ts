@@ -17,6 +17,7 @@ export interface ServerFlags {
   artifactsDestination?: string;
   artifactsOnly?: boolean;
   maxArtifactSize?: number;
+  heapGrowthPercent?: number;
 }
 
 export function parseIntegerOption(min: number, max: number) {
@@ -49,6 +50,7 @@ export function configFromFlags(flags: ServerFlags, env: NodeJS.ProcessEnv = pro
   if (flags.artifactsDestination !== undefined) overrides.artifactsDestination = flags.artifactsDestination;
   if (flags.artifactsOnly) overrides.artifactsOnly = true;
   if (flags.maxArtifactSize !== undefined) overrides.maxArtifactSize = flags.maxArtifactSize;
+  if (flags.heapGrowthPercent !== undefined) overrides.heapGrowthPercent = flags.heapGrowthPercent;
   const env2 = { ...env };
   if (flags.backendStoreUri !== undefined) {
     if (isPostgresUrl(flags.backendStoreUri)) {

@@ -1,5 +1,6 @@
 import path from "node:path";
 import { LOG_FORMATS, type LogFormat } from "../logging/logger.js";
+import { DEFAULT_HEAP_GROWTH_PERCENT, MAX_HEAP_GROWTH_PERCENT } from "../runtime/heap-growth.js";
 
 /** Runtime configuration of a tracker server process. */
 export interface TrackerConfig {
@@ -48,6 +49,12 @@ export interface TrackerConfig {
   authToken?: string;
   /** TRACKER_WEB_DIR: folder of the built web UI served at `/` (default: apps/web/dist). */
   webDir?: string;
+  /**
+   * How far V8 may grow the heap after a full collection, in percent of what survived it
+   * (TRACKER_HEAP_GROWTH_PERCENT, --heap-growth-percent; 0 leaves V8's own policy): see
+   * runtime/heap-growth.ts.
+   */
+  heapGrowthPercent: number;
 }
 
 export const EMBEDDED_DATABASES = ["auto", "postgres", "pglite"] as const;
@@ -68,6 +75,16 @@ function parsePort(raw: string | undefined, fallback: number): number {
     throw new ConfigError(`PORT must be an integer between 0 and 65535, got "${raw}"`);
   }
   return port;
+}
+
+/** TRACKER_HEAP_GROWTH_PERCENT: an integer from 0 (V8's own policy) to MAX_HEAP_GROWTH_PERCENT. */
+export function parseHeapGrowthPercent(raw: string | undefined): number {
+  if (raw === undefined || raw === "") return DEFAULT_HEAP_GROWTH_PERCENT;
+  const n = Number(raw);
+  if (!/^\d+$/.test(raw) || n > MAX_HEAP_GROWTH_PERCENT) {
+    throw new ConfigError(`heap growth percent must be an integer from 0 to ${MAX_HEAP_GROWTH_PERCENT}, got "${raw}"`);
+  }
+  return n;
 }
 
 function parseLogFormat(raw: string | undefined): LogFormat {
@@ -142,5 +159,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     validateResponses: overrides.validateResponses ?? env.TRACKER_VALIDATE_RESPONSES === "1",
     authToken: overrides.authToken ?? (env.TRACKER_AUTH_TOKEN?.trim() || undefined),
     webDir: overrides.webDir ?? (env.TRACKER_WEB_DIR ? path.resolve(env.TRACKER_WEB_DIR) : undefined),
+    heapGrowthPercent: overrides.heapGrowthPercent ?? parseHeapGrowthPercent(env.TRACKER_HEAP_GROWTH_PERCENT),
   };
 }
