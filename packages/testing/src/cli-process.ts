@@ -97,12 +97,16 @@ export async function startServerProcess(args: string[], options: ServerProcessO
     env: cliEnv({ LOG_LEVEL: "warn", TRACKER_WORKERS: "1", ...env }),
     stdio: ["ignore", "pipe", "pipe"],
   });
-  let output = "";
-  // The last OUTPUT_LIMIT characters, cut at a line start (a log line is whole or left out).
+  let buffered = "";
+  // The last OUTPUT_LIMIT characters, cut at a line start (a log line is whole or left out). The
+  // buffer is cut only when it reaches twice the limit, so a chatty server costs one copy per
+  // OUTPUT_LIMIT characters, not one per chunk.
+  const lastLines = (text: string) => (text.length > OUTPUT_LIMIT ? text.slice(text.indexOf("\n", text.length - OUTPUT_LIMIT) + 1) : text);
   const collect = (chunk: Buffer) => {
-    output += chunk.toString();
-    if (output.length > OUTPUT_LIMIT) output = output.slice(output.indexOf("\n", output.length - OUTPUT_LIMIT) + 1);
+    buffered += chunk.toString();
+    if (buffered.length > 2 * OUTPUT_LIMIT) buffered = lastLines(buffered);
   };
+  const output = () => (buffered = lastLines(buffered));
   child.stdout!.on("data", collect);
   child.stderr!.on("data", collect);
   let done = false;
@@ -115,7 +119,7 @@ export async function startServerProcess(args: string[], options: ServerProcessO
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    if (done) throw new Error(`the server exited before it was ready:\n${output}`);
+    if (done) throw new Error(`the server exited before it was ready:\n${output()}`);
     try {
       const response = await fetch(`${url}/health`);
       await response.arrayBuffer();
@@ -125,7 +129,7 @@ export async function startServerProcess(args: string[], options: ServerProcessO
     }
     if (Date.now() > deadline) {
       child.kill("SIGKILL");
-      throw new Error(`the server was not ${ready} within ${timeoutMs} ms:\n${output}`);
+      throw new Error(`the server was not ${ready} within ${timeoutMs} ms:\n${output()}`);
     }
     await new Promise((r) => setTimeout(r, 50));
   }
@@ -133,7 +137,7 @@ export async function startServerProcess(args: string[], options: ServerProcessO
     url,
     port,
     child,
-    output: () => output,
+    output,
     exited,
     alive: () => !done,
     async stop(graceMs = 15_000) {
