@@ -1,6 +1,6 @@
 import os from "node:os";
 import { InvalidArgumentError } from "commander";
-import { loadConfig, parseEmbeddedDatabase, type TrackerConfig } from "../config/config.js";
+import { integerInRange, loadConfig, parseEmbeddedDatabase, type TrackerConfig } from "../config/config.js";
 
 /** Flags of `tracker server` and `tracker db migrate`, as MLflow users know them. */
 export interface ServerFlags {
@@ -22,10 +22,8 @@ export interface ServerFlags {
 
 export function parseIntegerOption(min: number, max: number) {
   return (value: string): number => {
-    const n = Number(value);
-    if (!/^\d+$/.test(value) || !Number.isInteger(n) || n < min || n > max) {
-      throw new InvalidArgumentError(`must be an integer from ${min} to ${max}`);
-    }
+    const n = integerInRange(value, min, max);
+    if (n === undefined) throw new InvalidArgumentError(`must be an integer from ${min} to ${max}`);
     return n;
   };
 }

@@ -77,13 +77,18 @@ function parsePort(raw: string | undefined, fallback: number): number {
   return port;
 }
 
+/** `raw` as an integer from `min` to `max` written in decimal digits only, or undefined when it is not one. */
+export function integerInRange(raw: string, min: number, max: number): number | undefined {
+  if (!/^\d+$/.test(raw)) return undefined;
+  const n = Number(raw);
+  return Number.isInteger(n) && n >= min && n <= max ? n : undefined;
+}
+
 /** TRACKER_HEAP_GROWTH_PERCENT: an integer from 0 (V8's own policy) to MAX_HEAP_GROWTH_PERCENT. */
 export function parseHeapGrowthPercent(raw: string | undefined): number {
   if (raw === undefined || raw === "") return DEFAULT_HEAP_GROWTH_PERCENT;
-  const n = Number(raw);
-  if (!/^\d+$/.test(raw) || n > MAX_HEAP_GROWTH_PERCENT) {
-    throw new ConfigError(`heap growth percent must be an integer from 0 to ${MAX_HEAP_GROWTH_PERCENT}, got "${raw}"`);
-  }
+  const n = integerInRange(raw, 0, MAX_HEAP_GROWTH_PERCENT);
+  if (n === undefined) throw new ConfigError(`heap growth percent must be an integer from 0 to ${MAX_HEAP_GROWTH_PERCENT}, got "${raw}"`);
   return n;
 }
 
