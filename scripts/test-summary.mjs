@@ -13,7 +13,10 @@ function expectedPackages(dryRunFile) {
   return plan.tasks.filter((t) => t.task === "test" && t.command !== "<NONEXISTENT>").map((t) => t.directory);
 }
 
-const listed = ["spec", ...["apps", "packages"].flatMap((d) => (fs.existsSync(d) ? fs.readdirSync(d).map((p) => path.join(d, p)) : []))];
+const listed = [
+  "spec",
+  ...["apps", "packages"].flatMap((d) => (fs.existsSync(d) ? fs.readdirSync(d).map((p) => path.join(d, p)) : [])),
+];
 const expected = expectedPackages(process.argv[2]);
 const roots = [...new Set([...(expected ?? []), ...listed])].sort();
 let passed = 0;
@@ -39,12 +42,19 @@ for (const root of roots) {
   passed += report.numPassedTests;
   failed += report.numFailedTests;
   skipped += (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
-  const broken = (report.testResults ?? []).filter((r) => r.status === "failed" && (r.assertionResults ?? []).length === 0);
+  const broken = (report.testResults ?? []).filter(
+    (r) => r.status === "failed" && (r.assertionResults ?? []).length === 0,
+  );
   failed += broken.length;
   const runFailed = report.success === false && report.numFailedTests === 0 && broken.length === 0;
   if (runFailed) failed += 1;
-  const notes = [broken.length ? `${broken.length} suites failed to load` : "", runFailed ? "the run failed (errors outside tests)" : ""].filter(Boolean);
-  console.log(`${root}: ${report.numPassedTests} passed, ${report.numFailedTests} failed${notes.length ? `, ${notes.join(", ")}` : ""}`);
+  const notes = [
+    broken.length ? `${broken.length} suites failed to load` : "",
+    runFailed ? "the run failed (errors outside tests)" : "",
+  ].filter(Boolean);
+  console.log(
+    `${root}: ${report.numPassedTests} passed, ${report.numFailedTests} failed${notes.length ? `, ${notes.join(", ")}` : ""}`,
+  );
 }
 console.log(`${passed} passed, ${failed} failed, ${skipped} skipped`);
 process.exit(passed + failed === 0 || failed > 0 ? 1 : 0);

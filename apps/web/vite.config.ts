@@ -14,5 +14,12 @@ export default defineConfig({
     sourcemap: false,
     chunkSizeWarningLimit: 800,
   },
-  server: { proxy: { "/api": "http://127.0.0.1:5000", "/ajax-api": "http://127.0.0.1:5000", "/get-artifact": "http://127.0.0.1:5000", "/model-versions": "http://127.0.0.1:5000" } },
+  server: {
+    proxy: {
+      "/api": "http://127.0.0.1:5000",
+      "/ajax-api": "http://127.0.0.1:5000",
+      "/get-artifact": "http://127.0.0.1:5000",
+      "/model-versions": "http://127.0.0.1:5000",
+    },
+  },
 });

@@ -69,7 +69,8 @@ describe.each(["a", "b", "c"] as const)("rev-%s.yaml operations", (revision) => 
         expect(op.operationId, JSON.stringify(op).slice(0, 80)).toBeTypeOf("string");
         expect(op.description, String(op.operationId)).toBeTypeOf("string");
         const responses = op.responses as Record<string, unknown>;
-        for (const status of ["200", "401", "500", "503"]) expect(responses[status], `${op.operationId} ${status}`).toBeDefined();
+        for (const status of ["200", "401", "500", "503"])
+          expect(responses[status], `${op.operationId} ${status}`).toBeDefined();
         // An operation that takes input documents how bad input is refused.
         if (op.parameters || op.requestBody) expect(responses["400"], `${op.operationId} 400`).toBeDefined();
       }
@@ -79,14 +80,17 @@ describe.each(["a", "b", "c"] as const)("rev-%s.yaml operations", (revision) => 
 
 describe("ext.yaml (tracker's own operations)", () => {
   const doc = parse(fs.readFileSync(path.join(specDir, "ext.yaml"), "utf8"));
-  const operations = Object.entries(doc.paths as Record<string, Record<string, Record<string, unknown>>>).flatMap(([p, item]) =>
-    Object.entries(item)
-      .filter(([method]) => METHODS.includes(method))
-      .map(([method, op]) => ({ key: `${method.toUpperCase()} ${p}`, path: p, op })),
+  const operations = Object.entries(doc.paths as Record<string, Record<string, Record<string, unknown>>>).flatMap(
+    ([p, item]) =>
+      Object.entries(item)
+        .filter(([method]) => METHODS.includes(method))
+        .map(([method, op]) => ({ key: `${method.toUpperCase()} ${p}`, path: p, op })),
   );
 
   it("adds operations only: none of them is an operation of revisions A-C (absolute paths, /api included)", () => {
-    const revisionOps = new Set(Object.values(OPERATIONS_BY_REVISION).flatMap((ops) => ops.map(([m, p]) => `${m.toUpperCase()} /api${p}`)));
+    const revisionOps = new Set(
+      Object.values(OPERATIONS_BY_REVISION).flatMap((ops) => ops.map(([m, p]) => `${m.toUpperCase()} /api${p}`)),
+    );
     expect(operations.length).toBeGreaterThan(0);
     for (const { key, path: p } of operations) {
       expect(p.startsWith("/"), key).toBe(true);
@@ -104,7 +108,8 @@ describe("ext.yaml (tracker's own operations)", () => {
       const responses = op.responses as Record<string, unknown>;
       expect(responses["500"], `${key} 500`).toBeDefined();
       // Operations open without a token (health probes) say so with `security: [{}]`.
-      const open = Array.isArray(op.security) && op.security.length === 1 && Object.keys(op.security[0] as object).length === 0;
+      const open =
+        Array.isArray(op.security) && op.security.length === 1 && Object.keys(op.security[0] as object).length === 0;
       if (!open) expect(responses["401"], `${key} 401`).toBeDefined();
       if (op.parameters || op.requestBody) expect(responses["400"], `${key} 400`).toBeDefined();
     }

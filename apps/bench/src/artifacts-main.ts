@@ -11,10 +11,14 @@ const argv = process.argv.slice(2).filter((a) => a !== "--");
 const quick = argv.includes("--quick");
 const write = !argv.includes("--no-write") && !quick;
 const result = await runArtifactBench({ quick, log: (line) => process.stdout.write(`${line}\n`) });
-for (const c of artifactTargets(result)) process.stdout.write(`  ${c.met ? "MET    " : "NOT MET"}  ${c.target}: ${c.measured}\n`);
+for (const c of artifactTargets(result))
+  process.stdout.write(`  ${c.met ? "MET    " : "NOT MET"}  ${c.target}: ${c.measured}\n`);
 if (write) {
   const file = path.join(DOCS_DIR, "benchmarks.md");
   const before = fs.existsSync(file) ? fs.readFileSync(file, "utf8") : "# Benchmarks\n";
-  fs.writeFileSync(file, spliceArtifactSection(before, artifactMarkdown(result, ["pnpm bench:artifacts", ...argv].join(" "))));
+  fs.writeFileSync(
+    file,
+    spliceArtifactSection(before, artifactMarkdown(result, ["pnpm bench:artifacts", ...argv].join(" "))),
+  );
   process.stdout.write(`wrote ${path.relative(process.cwd(), file)}\n`);
 }

@@ -59,7 +59,8 @@ async function makeFile(file: string, bytes: number): Promise<void> {
   for (let i = 0; i < block.length; i += 4) block.writeUInt32LE((Math.random() * 2 ** 32) >>> 0, i);
   const out = createWriteStream(file);
   for (let written = 0; written < bytes; written += MIB) {
-    if (!out.write(written + MIB <= bytes ? block : block.subarray(0, bytes - written))) await new Promise<void>((r) => out.once("drain", () => r()));
+    if (!out.write(written + MIB <= bytes ? block : block.subarray(0, bytes - written)))
+      await new Promise<void>((r) => out.once("drain", () => r()));
   }
   await new Promise<void>((resolve, reject) => out.end((err?: Error | null) => (err ? reject(err) : resolve())));
 }
@@ -120,7 +121,9 @@ export async function runArtifactBench(options: ArtifactBenchOptions): Promise<A
     let sampler = sampleRss(server.pids());
     const upload = await timed(() => putFile(`${base}/large.bin`, source, fileBytes));
     const uploadRss = sampler.stop();
-    log(`  upload: ${upload.seconds.toFixed(2)} s; server RSS ${(uploadRss.startBytes / MIB).toFixed(0)} -> peak ${(uploadRss.peakBytes / MIB).toFixed(0)} MiB`);
+    log(
+      `  upload: ${upload.seconds.toFixed(2)} s; server RSS ${(uploadRss.startBytes / MIB).toFixed(0)} -> peak ${(uploadRss.peakBytes / MIB).toFixed(0)} MiB`,
+    );
 
     const downloaded = path.join(work, "downloaded.bin");
     sampler = sampleRss(server.pids());
@@ -128,7 +131,9 @@ export async function runArtifactBench(options: ArtifactBenchOptions): Promise<A
     const downloadRss = sampler.stop();
     if ((await fs.stat(downloaded)).size !== fileBytes) throw new Error("the downloaded file has the wrong size");
     await fs.rm(downloaded);
-    log(`  download: ${download.seconds.toFixed(2)} s; server RSS ${(downloadRss.startBytes / MIB).toFixed(0)} -> peak ${(downloadRss.peakBytes / MIB).toFixed(0)} MiB`);
+    log(
+      `  download: ${download.seconds.toFixed(2)} s; server RSS ${(downloadRss.startBytes / MIB).toFixed(0)} -> peak ${(downloadRss.peakBytes / MIB).toFixed(0)} MiB`,
+    );
     await fs.rm(source);
 
     const files = 100;
@@ -136,7 +141,8 @@ export async function runArtifactBench(options: ArtifactBenchOptions): Promise<A
     const parallel = 16;
     const smallDir = path.join(work, "small");
     await fs.mkdir(smallDir);
-    for (let i = 0; i < files; i++) await fs.writeFile(path.join(smallDir, `f${String(i).padStart(3, "0")}.bin`), Buffer.alloc(smallBytes, i));
+    for (let i = 0; i < files; i++)
+      await fs.writeFile(path.join(smallDir, `f${String(i).padStart(3, "0")}.bin`), Buffer.alloc(smallBytes, i));
     const rounds: number[] = [];
     for (let round = 0; round < (options.quick ? 2 : 5); round++) {
       const { seconds } = await timed(() => client.uploadArtifacts(runId, smallDir, `small-${round}`, { parallel }));
@@ -217,7 +223,9 @@ export function artifactMarkdown(r: ArtifactBenchResult, command: string): strin
     ["download", r.download],
   ] as const) {
     const rss = t.rss ? `${(t.rss.startBytes / MIB).toFixed(0)} -> ${(t.rss.peakBytes / MIB).toFixed(0)} MiB` : "-";
-    lines.push(`| ${name} | ${t.seconds.toFixed(2)} | ${mibps(t.bytesPerSecond)} | ${((t.bytesPerSecond / r.copy.bytesPerSecond) * 100).toFixed(0)}% | ${rss} |`);
+    lines.push(
+      `| ${name} | ${t.seconds.toFixed(2)} | ${mibps(t.bytesPerSecond)} | ${((t.bytesPerSecond / r.copy.bytesPerSecond) * 100).toFixed(0)}% | ${rss} |`,
+    );
   }
   lines.push(
     "",
@@ -235,6 +243,7 @@ export function artifactMarkdown(r: ArtifactBenchResult, command: string): strin
 export function spliceArtifactSection(report: string, section: string): string {
   const start = report.indexOf(ARTIFACT_SECTION_START);
   const end = report.indexOf(ARTIFACT_SECTION_END);
-  if (start !== -1 && end > start) return report.slice(0, start) + section + report.slice(end + ARTIFACT_SECTION_END.length);
+  if (start !== -1 && end > start)
+    return report.slice(0, start) + section + report.slice(end + ARTIFACT_SECTION_END.length);
   return `${report.trimEnd()}\n\n${section}\n`;
 }

@@ -63,7 +63,9 @@ describe.skipIf(!runnable)("pnpm bench --quick", () => {
       expect(markdown).toMatch(/Load average at start/);
       expect(markdown).toMatch(/\| runs\/search \|/);
       expect(markdown).toMatch(/## Artifact service/);
-      expect(fs.readFileSync(path.join(out, "benchmarks", "explain-runs-search.txt"), "utf8")).toMatch(/Execution Time/);
+      expect(fs.readFileSync(path.join(out, "benchmarks", "explain-runs-search.txt"), "utf8")).toMatch(
+        /Execution Time/,
+      );
     } finally {
       fs.rmSync(out, { recursive: true, force: true });
     }

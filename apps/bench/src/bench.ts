@@ -59,7 +59,10 @@ interface StartupFigures {
 /** apps/server/scripts/startup-bench.mjs's report: per embedded engine, milliseconds. */
 export interface StartupResult {
   runs: number;
-  engines: Record<string, { fresh: StartupFigures; existing: StartupFigures; targets: { fresh: number; existing: number } }>;
+  engines: Record<
+    string,
+    { fresh: StartupFigures; existing: StartupFigures; targets: { fresh: number; existing: number } }
+  >;
 }
 
 export interface BenchResult {
@@ -89,7 +92,9 @@ export async function runBench(options: BenchOptions): Promise<BenchResult> {
   const load: Load = { ...(options.quick ? QUICK_LOAD : FULL_LOAD), ...options.load };
   const startedAt = new Date();
   const machine = await machineInfo();
-  log(`machine: ${machine.cpus} CPUs (${machine.cpuModel}), ${(machine.memoryBytes / 2 ** 30).toFixed(1)} GiB, load average ${machine.loadAverage.map((x) => x.toFixed(2)).join(" ")}`);
+  log(
+    `machine: ${machine.cpus} CPUs (${machine.cpuModel}), ${(machine.memoryBytes / 2 ** 30).toFixed(1)} GiB, load average ${machine.loadAverage.map((x) => x.toFixed(2)).join(" ")}`,
+  );
 
   const cluster = await startCluster();
   log(`PostgreSQL ${cluster.version} at ${cluster.url.replace(/\/\/[^@]*@/, "//")}`);
@@ -118,7 +123,9 @@ export async function runBench(options: BenchOptions): Promise<BenchResult> {
       // PostgreSQL logging the server's statements: the raw side replays them.
       const request = await captureRequest(cluster, server.url, s);
       captured.set(s.name, request);
-      log(`  server SQL per request: ${request.sessions.map((x) => x.length).reduce((a, b) => a + b, 0)} statements on ${request.sessions.length} connection(s)`);
+      log(
+        `  server SQL per request: ${request.sessions.map((x) => x.length).reduce((a, b) => a + b, 0)} statements on ${request.sessions.length} connection(s)`,
+      );
       const loadAverage = os.loadavg()[0];
       const sampler = sampleRss(server.pids());
       const cpuMeter = measureCpu(server.pids, cluster.postmasterPid);
@@ -126,18 +133,32 @@ export async function runBench(options: BenchOptions): Promise<BenchResult> {
       const cpu = cpuMeter.stop();
       const rss = sampler.stop();
       const tracker = summarize(http);
-      log(`  tracker: ${fmtSummary(tracker)} (load average ${loadAverage.toFixed(2)}); RSS ${mib(rss.startBytes)} -> peak ${mib(rss.peakBytes)}; ${fmtCpu(cpu)}`);
+      log(
+        `  tracker: ${fmtSummary(tracker)} (load average ${loadAverage.toFixed(2)}); RSS ${mib(rss.startBytes)} -> peak ${mib(rss.peakBytes)}; ${fmtCpu(cpu)}`,
+      );
 
       const pool = new pg.Pool({ connectionString: cluster.url, max: s.connections * request.sessions.length });
       try {
-        await rawLoad(pool, s.connections, load.warmupSeconds, request, (n) => s.substitutions(n + 1_000_000), s.stringify);
+        await rawLoad(
+          pool,
+          s.connections,
+          load.warmupSeconds,
+          request,
+          (n) => s.substitutions(n + 1_000_000),
+          s.stringify,
+        );
         const rawCpuMeter = measureCpu(() => [], cluster.postmasterPid);
         const rawResult = await rawLoad(pool, s.connections, load.seconds, request, s.substitutions, s.stringify);
         const rawCpu = rawCpuMeter.stop();
         const raw = summarize(rawResult);
         log(`  raw:     ${fmtSummary(raw)}; ${fmtCpu(rawCpu)}`);
         results.push({
-          scenario: { name: s.name, description: s.description, connections: s.connections, rowsPerRequest: s.rowsPerRequest },
+          scenario: {
+            name: s.name,
+            description: s.description,
+            connections: s.connections,
+            rowsPerRequest: s.rowsPerRequest,
+          },
           tracker,
           raw,
           rss,
@@ -163,8 +184,15 @@ export async function runBench(options: BenchOptions): Promise<BenchResult> {
         const client = new pg.Client({ connectionString: cluster.url });
         await client.connect();
         try {
-          const res = await client.query({ text: `EXPLAIN (ANALYZE, BUFFERS) ${statement.sql}`, values: statement.params ?? [] });
-          explain = { sql: statement.sql, params: statement.params ?? [], plan: res.rows.map((r) => r["QUERY PLAN"]).join("\n") };
+          const res = await client.query({
+            text: `EXPLAIN (ANALYZE, BUFFERS) ${statement.sql}`,
+            values: statement.params ?? [],
+          });
+          explain = {
+            sql: statement.sql,
+            params: statement.params ?? [],
+            plan: res.rows.map((r) => r["QUERY PLAN"]).join("\n"),
+          };
         } finally {
           await client.end();
         }
@@ -179,7 +207,11 @@ export async function runBench(options: BenchOptions): Promise<BenchResult> {
       .filter((s) => s.scale)
       .map((s) => {
         const r = results.find((x) => x.scenario.name === s.name)!;
-        return { name: s.name, connections: s.connections, byWorkers: [{ workers: 1, summary: r.tracker, rss: r.rss, cpu: r.cpu, loadAverage: r.loadAverage }] };
+        return {
+          name: s.name,
+          connections: s.connections,
+          byWorkers: [{ workers: 1, summary: r.tracker, rss: r.rss, cpu: r.cpu, loadAverage: r.loadAverage }],
+        };
       });
     for (const workers of load.workerCounts.filter((w) => w > 1)) {
       server = await startServer(cluster.url, workers);
@@ -190,7 +222,9 @@ export async function runBench(options: BenchOptions): Promise<BenchResult> {
         const loadAverage = os.loadavg()[0];
         const sampler = sampleRss(server.pids());
         const cpuMeter = measureCpu(server.pids, cluster.postmasterPid);
-        const summary = summarize(await httpLoad(server.url, s.connections, load.seconds, (n) => s.request(n + 3_000_000)));
+        const summary = summarize(
+          await httpLoad(server.url, s.connections, load.seconds, (n) => s.request(n + 3_000_000)),
+        );
         const cpu = cpuMeter.stop();
         const rss = sampler.stop();
         log(`  ${s.name}: ${fmtSummary(summary)} (load average ${loadAverage.toFixed(2)}); ${fmtCpu(cpu)}`);
@@ -204,7 +238,9 @@ export async function runBench(options: BenchOptions): Promise<BenchResult> {
 
     let startup: StartupResult | undefined;
     if (load.startupRuns > 0) {
-      log(`\nstart-up (embedded PostgreSQL and PGlite, ${load.startupRuns} runs each): ${path.relative(process.cwd(), STARTUP_BENCH)}`);
+      log(
+        `\nstart-up (embedded PostgreSQL and PGlite, ${load.startupRuns} runs each): ${path.relative(process.cwd(), STARTUP_BENCH)}`,
+      );
       const jsonFile = path.join(os.tmpdir(), `tracker-startup-${process.pid}.json`);
       const { stdout } = await execFileAsync(process.execPath, [STARTUP_BENCH, String(load.startupRuns)], {
         env: { ...process.env, BENCH_JSON: jsonFile },
@@ -245,7 +281,11 @@ export async function runBench(options: BenchOptions): Promise<BenchResult> {
 }
 
 /** The calibration scenario: calibration-server.mjs in its own process, the same load as the scenarios. */
-async function measureCalibration(postmasterPid: number, load: Load, log: (line: string) => void): Promise<BenchResult["calibration"]> {
+async function measureCalibration(
+  postmasterPid: number,
+  load: Load,
+  log: (line: string) => void,
+): Promise<BenchResult["calibration"]> {
   const child = spawn(process.execPath, [CALIBRATION_SERVER], { stdio: ["ignore", "pipe", "inherit"] });
   try {
     const url = await new Promise<string>((resolve, reject) => {
@@ -279,7 +319,8 @@ async function captureRequest(cluster: Cluster, url: string, s: Scenario): Promi
   });
 }
 
-const fmtCpu = (c: CpuReport) => `CPU server ${c.server.toFixed(0)}%, postgres ${c.postgres.toFixed(0)}%, bench ${c.bench.toFixed(0)}%`;
+const fmtCpu = (c: CpuReport) =>
+  `CPU server ${c.server.toFixed(0)}%, postgres ${c.postgres.toFixed(0)}%, bench ${c.bench.toFixed(0)}%`;
 const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(0)} MiB`;
 const fmtSummary = (s: Summary) =>
   `${s.requestsPerSecond.toFixed(1)} req/s, p50 ${s.p50.toFixed(2)} ms, p99 ${s.p99.toFixed(2)} ms${s.errors ? `, ${s.errors} errors` : ""}`;

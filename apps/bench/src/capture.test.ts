@@ -4,7 +4,12 @@ import { percentile } from "./load.js";
 
 describe("statement capture", () => {
   it("parses logged parameters, quotes and NULL included", () => {
-    expect(parseParameters("$1 = 'a''b', $2 = NULL, $3 = '', $4 = 'x, $5 = y'")).toEqual(["a'b", null, "", "x, $5 = y"]);
+    expect(parseParameters("$1 = 'a''b', $2 = NULL, $3 = '', $4 = 'x, $5 = y'")).toEqual([
+      "a'b",
+      null,
+      "",
+      "x, $5 = y",
+    ]);
     expect(() => parseParameters("$2 = 'a'")).toThrow(/out of order/);
   });
 

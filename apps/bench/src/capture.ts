@@ -104,7 +104,11 @@ export function groupSessions(statements: Statement[]): CapturedRequest {
  * Runs `send` (one HTTP request) with statement logging switched on, and returns the statements
  * the server's connections executed meanwhile.
  */
-export async function withStatementLog(url: string, logFile: string, send: () => Promise<void>): Promise<CapturedRequest> {
+export async function withStatementLog(
+  url: string,
+  logFile: string,
+  send: () => Promise<void>,
+): Promise<CapturedRequest> {
   const admin = new pg.Client({ connectionString: url });
   await admin.connect();
   const adminPid = Number((await admin.query("SELECT pg_backend_pid() AS pid")).rows[0].pid);
@@ -142,7 +146,9 @@ export function substitute(request: CapturedRequest, pairs: Array<[string, strin
     for (const [from, to] of pairs) if (out.includes(from)) out = out.split(from).join(to);
     return out;
   };
-  return { sessions: request.sessions.map((s) => s.map((st) => (st.params ? { ...st, params: st.params.map(swap) } : st))) };
+  return {
+    sessions: request.sessions.map((s) => s.map((st) => (st.params ? { ...st, params: st.params.map(swap) } : st))),
+  };
 }
 
 export function describe(request: CapturedRequest): string {

@@ -20,7 +20,9 @@ export function embeddedTargets(result: BenchResult): TargetCheck[] {
   for (const { e, p, slowdown } of pairs(result)) {
     checks.push({
       target: `embedded default within ${TARGETS.embeddedSlowdown}x of PostgreSQL: ${e.name}`,
-      measured: `${rate(e.summary.requestsPerSecond)} vs ${rate(p.tracker.requestsPerSecond)} req/s: PostgreSQL ${slowdown.toFixed(2)}x` + (e.summary.errors ? `; ${e.summary.errors} errors (${e.firstError ?? ""})` : ""),
+      measured:
+        `${rate(e.summary.requestsPerSecond)} vs ${rate(p.tracker.requestsPerSecond)} req/s: PostgreSQL ${slowdown.toFixed(2)}x` +
+        (e.summary.errors ? `; ${e.summary.errors} errors (${e.firstError ?? ""})` : ""),
       met: slowdown <= TARGETS.embeddedSlowdown && e.summary.errors === 0,
     });
   }
@@ -73,12 +75,19 @@ export function embeddedMarkdown(result: BenchResult): string[] {
   }
   if (result.startup) {
     lines.push("## Start-up", "");
-    lines.push(`apps/server/scripts/startup-bench.mjs, ${result.startup.runs} runs per engine, one process: time from spawning \`tracker server\` to the first 200 of /health.`, "");
+    lines.push(
+      `apps/server/scripts/startup-bench.mjs, ${result.startup.runs} runs per engine, one process: time from spawning \`tracker server\` to the first 200 of /health.`,
+      "",
+    );
     lines.push("| engine | case | median | min | max | target |", "|---|---|---:|---:|---:|---:|");
     for (const [engine, r] of Object.entries(result.startup.engines)) {
       const name = engine === "postgres" ? "embedded PostgreSQL (default)" : "PGlite";
-      lines.push(`| ${name} | new, empty data dir | ${seconds(r.fresh.median)} | ${seconds(r.fresh.min)} | ${seconds(r.fresh.max)} | < ${seconds(r.targets.fresh)} |`);
-      lines.push(`| ${name} | existing data dir | ${seconds(r.existing.median)} | ${seconds(r.existing.min)} | ${seconds(r.existing.max)} | < ${seconds(r.targets.existing)} |`);
+      lines.push(
+        `| ${name} | new, empty data dir | ${seconds(r.fresh.median)} | ${seconds(r.fresh.min)} | ${seconds(r.fresh.max)} | < ${seconds(r.targets.fresh)} |`,
+      );
+      lines.push(
+        `| ${name} | existing data dir | ${seconds(r.existing.median)} | ${seconds(r.existing.min)} | ${seconds(r.existing.max)} | < ${seconds(r.targets.existing)} |`,
+      );
     }
     lines.push("");
   }

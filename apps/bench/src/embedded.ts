@@ -38,10 +38,18 @@ export interface EmbeddedResult {
 function postmasterOf(dataDir: string): { pid: number; url: string } {
   const lines = fs.readFileSync(path.join(dataDir, "postgres", "postmaster.pid"), "utf8").split("\n");
   const [pid, , , port, socketDir] = lines;
-  return { pid: Number(pid), url: `postgresql://postgres@localhost:${port}/postgres?host=${encodeURIComponent(socketDir!)}` };
+  return {
+    pid: Number(pid),
+    url: `postgresql://postgres@localhost:${port}/postgres?host=${encodeURIComponent(socketDir!)}`,
+  };
 }
 
-export async function runEmbeddedPass(sizes: Sizes, load: Load, pick: (name: string) => boolean, log: (line: string) => void): Promise<EmbeddedResult> {
+export async function runEmbeddedPass(
+  sizes: Sizes,
+  load: Load,
+  pick: (name: string) => boolean,
+  log: (line: string) => void,
+): Promise<EmbeddedResult> {
   const work = fs.mkdtempSync(path.join(os.tmpdir(), "tracker-bench-embedded-"));
   // As root, the embedded PostgreSQL runs as another user, who must be able to enter the folder.
   fs.chmodSync(work, 0o755);
@@ -77,7 +85,16 @@ export async function runEmbeddedPass(sizes: Sizes, load: Load, pick: (name: str
         `  ${s.name}: ${summary.requestsPerSecond.toFixed(1)} req/s, p50 ${summary.p50.toFixed(2)} ms${summary.errors ? `, ${summary.errors} errors` : ""}; ` +
           `server RSS peak ${(rss.peakBytes / 2 ** 20).toFixed(0)} MiB; CPU server ${cpu.server.toFixed(0)}%, postgres ${cpu.postgres.toFixed(0)}%, bench ${cpu.bench.toFixed(0)}% (load average ${loadAverage.toFixed(2)})`,
       );
-      results.push({ name: s.name, connections: s.connections, summary, rss, postgresRss, cpu, loadAverage, firstError: http.firstError });
+      results.push({
+        name: s.name,
+        connections: s.connections,
+        summary,
+        rss,
+        postgresRss,
+        cpu,
+        loadAverage,
+        firstError: http.firstError,
+      });
     }
     return { database, seedSeconds, results };
   } finally {

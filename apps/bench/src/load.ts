@@ -45,7 +45,12 @@ export interface HttpRequest {
 }
 
 /** Drives the server over HTTP with autocannon; `next(n)` gives the n-th request. */
-export async function httpLoad(url: string, connections: number, seconds: number, next: (n: number) => HttpRequest): Promise<LoadResult> {
+export async function httpLoad(
+  url: string,
+  connections: number,
+  seconds: number,
+  next: (n: number) => HttpRequest,
+): Promise<LoadResult> {
   let n = 0;
   const latencies: number[] = [];
   let errors = 0;
@@ -98,7 +103,9 @@ export async function replay(pool: pg.Pool, request: CapturedRequest, stringify 
       let failed = false;
       try {
         for (const st of session) {
-          const result = st.params ? await client.query({ text: st.sql, values: st.params }) : await client.query(st.sql);
+          const result = st.params
+            ? await client.query({ text: st.sql, values: st.params })
+            : await client.query(st.sql);
           if (stringify) JSON.stringify(result.rows);
         }
       } catch (err) {

@@ -13,7 +13,11 @@ export interface MachineInfo {
 export async function machineInfo(): Promise<MachineInfo> {
   let cpuModel = os.cpus()[0]?.model ?? "unknown";
   try {
-    cpuModel = fs.readFileSync("/proc/cpuinfo", "utf8").match(/^model name\s*:\s*(.+)$/m)?.[1]?.trim() ?? cpuModel;
+    cpuModel =
+      fs
+        .readFileSync("/proc/cpuinfo", "utf8")
+        .match(/^model name\s*:\s*(.+)$/m)?.[1]
+        ?.trim() ?? cpuModel;
   } catch {
     // not Linux
   }

@@ -33,7 +33,14 @@ function positive(flag: string, raw: string | undefined, allowZero = false): num
 }
 
 function parseArgs(argv: string[]) {
-  const args = { quick: false, only: [] as string[], out: DOCS_DIR, write: true, outGiven: false, load: {} as Partial<Load> };
+  const args = {
+    quick: false,
+    only: [] as string[],
+    out: DOCS_DIR,
+    write: true,
+    outGiven: false,
+    load: {} as Partial<Load>,
+  };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === "--") continue;
@@ -43,12 +50,12 @@ function parseArgs(argv: string[]) {
     else if (a === "--only") args.only = (argv[++i] ?? "").split(",").filter(Boolean);
     else if (a === "--seconds") args.load.seconds = positive(a, argv[++i]);
     else if (a === "--startup-runs") args.load.startupRuns = Math.floor(positive(a, argv[++i], true));
-    else if (a === "--workers") args.load.workerCounts = (argv[++i] ?? "").split(",").map((w) => Math.floor(positive(a, w)));
+    else if (a === "--workers")
+      args.load.workerCounts = (argv[++i] ?? "").split(",").map((w) => Math.floor(positive(a, w)));
     else if (a === "--out") {
       args.out = path.resolve(argv[++i] ?? ".");
       args.outGiven = true;
-    }
-    else if (a === "--help" || a === "-h") {
+    } else if (a === "--help" || a === "-h") {
       process.stdout.write(USAGE);
       process.exit(0);
     } else {
@@ -79,7 +86,8 @@ async function main() {
   process.stdout.write(`${consoleReport(result)}\n`);
   if (args.write) {
     const command = ["pnpm bench", ...process.argv.slice(2).filter((a) => a !== "--")].join(" ");
-    for (const file of writeReport(result, args.out, command)) process.stdout.write(`wrote ${path.relative(process.cwd(), file)}\n`);
+    for (const file of writeReport(result, args.out, command))
+      process.stdout.write(`wrote ${path.relative(process.cwd(), file)}\n`);
   }
 }
 

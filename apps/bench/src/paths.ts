@@ -5,7 +5,8 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 
 export const REPO_ROOT = path.resolve(here, "..", "..", "..");
 /** The built server CLI (`pnpm --filter @tracker/server build`); TRACKER_BENCH_SERVER_CLI points elsewhere (e.g. an older build, to compare). */
-export const SERVER_CLI = process.env.TRACKER_BENCH_SERVER_CLI || path.join(REPO_ROOT, "apps", "server", "dist", "cli.js");
+export const SERVER_CLI =
+  process.env.TRACKER_BENCH_SERVER_CLI || path.join(REPO_ROOT, "apps", "server", "dist", "cli.js");
 export const STARTUP_BENCH = path.join(REPO_ROOT, "apps", "server", "scripts", "startup-bench.mjs");
 export const DOCS_DIR = path.join(REPO_ROOT, "docs");
 /** The calibration scenario's bare Express server. */

@@ -22,9 +22,15 @@ export function postgresInstalled(): boolean {
 export async function startCluster(): Promise<Cluster> {
   if (!postgresInstalled()) {
     // Installs the Debian package when run as root, as CI does.
-    execFileSync("bash", ["-c", `set -e; . "${path.join(REPO_ROOT, "scripts", "pg-throwaway.sh")}"; pg_throwaway_install`], { stdio: "inherit" });
+    execFileSync(
+      "bash",
+      ["-c", `set -e; . "${path.join(REPO_ROOT, "scripts", "pg-throwaway.sh")}"; pg_throwaway_install`],
+      { stdio: "inherit" },
+    );
   }
-  const cluster = await startThrowawayCluster({ settings: { synchronous_commit: "off", full_page_writes: "off", max_connections: 300 } });
+  const cluster = await startThrowawayCluster({
+    settings: { synchronous_commit: "off", full_page_writes: "off", max_connections: 300 },
+  });
   return {
     url: cluster.url,
     logFile: cluster.logFile,

@@ -24,7 +24,9 @@ interface ProfileNode {
 
 /** Where a frame's code lives: a package name, "tracker", "node" (built-ins) or a V8 pseudo-frame. */
 export function packageOf(url: string, functionName: string): string {
-  const pnpm = /node_modules\/\.pnpm\/[^/]+\/node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url) ?? /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url);
+  const pnpm =
+    /node_modules\/\.pnpm\/[^/]+\/node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url) ??
+    /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url);
   if (pnpm) return pnpm[1];
   if (url.includes("/apps/server/")) return "tracker";
   if (url.startsWith("node:") || (url === "" && functionName !== "" && !functionName.startsWith("("))) return "node";
@@ -48,7 +50,12 @@ export interface CpuProfile {
  * Top functions by self time and packages by inclusive time, of the samples taken in the last
  * `windowSeconds` before `endMicros` (the measured load, not start-up or warm-up).
  */
-export function summariseProfile(profile: CpuProfile, windowSeconds: number, endMicros: number, top = 15): ProfileSummary {
+export function summariseProfile(
+  profile: CpuProfile,
+  windowSeconds: number,
+  endMicros: number,
+  top = 15,
+): ProfileSummary {
   const parent = new Map<number, number>();
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
@@ -109,7 +116,9 @@ async function main() {
       const from = performance.timeOrigin + performance.now();
       const result = await httpLoad(server.url, scenario.connections, seconds, (n) => scenario.request(n));
       measured = { from, to: performance.timeOrigin + performance.now() };
-      process.stdout.write(`${name}: ${(result.requests / result.seconds).toFixed(0)} req/s with the profiler on, ${result.errors} errors\n`);
+      process.stdout.write(
+        `${name}: ${(result.requests / result.seconds).toFixed(0)} req/s with the profiler on, ${result.errors} errors\n`,
+      );
     } finally {
       await server.stop();
     }
@@ -118,7 +127,9 @@ async function main() {
     if (!file) throw new Error("the server wrote no CPU profile");
     // The profile's clock is the server's monotonic clock in microseconds; map the measured
     // window (wall clock, this process) onto it through the profile's own end, taken at stop.
-    const profile = JSON.parse(fs.readFileSync(path.join(profileDir, file), "utf8")) as CpuProfile & { endTime: number };
+    const profile = JSON.parse(fs.readFileSync(path.join(profileDir, file), "utf8")) as CpuProfile & {
+      endTime: number;
+    };
     const endMicros = profile.endTime - (stoppedAt - measured.to) * 1000;
     const summary = summariseProfile(profile, (measured.to - measured.from) / 1000, endMicros);
     process.stdout.write(`\nself time (of ${summary.totalSamples} samples, idle excluded):\n`);

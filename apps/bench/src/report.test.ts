@@ -15,6 +15,8 @@ describe("calibrationCeiling", () => {
 
   it("is undefined without a rate", () => {
     const calibration = { summary: summary(10_000), cpu: { server: 100, postgres: 0, bench: 40 }, loadAverage: 1 };
-    expect(calibrationCeiling({ tracker: summary(0), cpu: { server: 0, postgres: 0, bench: 0 } }, calibration, 2)).toBeUndefined();
+    expect(
+      calibrationCeiling({ tracker: summary(0), cpu: { server: 0, postgres: 0, bench: 0 } }, calibration, 2),
+    ).toBeUndefined();
   });
 });

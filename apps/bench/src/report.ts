@@ -14,7 +14,6 @@ export interface TargetCheck {
   met: boolean;
 }
 
-
 function rowsPerSecond(r: ScenarioResult, side: "tracker" | "raw"): number {
   return r[side].requestsPerSecond * (r.scenario.rowsPerRequest ?? 1);
 }
@@ -85,7 +84,9 @@ export function checkTargets(result: BenchResult): TargetCheck[] {
         target: `${name} >= ${share * 100}% of the calibration scenario's req/s (bare Express route, same connections)`,
         measured:
           `${rate(r.tracker.requestsPerSecond)} vs ${rate(calibration.summary.requestsPerSecond)} req/s = ${(x * 100).toFixed(0)}%` +
-          (most === undefined ? "" : `; ceiling on this machine with a server as cheap as the bare route: ${rate(most)} req/s = ${((most / calibration.summary.requestsPerSecond) * 100).toFixed(0)}%`),
+          (most === undefined
+            ? ""
+            : `; ceiling on this machine with a server as cheap as the bare route: ${rate(most)} req/s = ${((most / calibration.summary.requestsPerSecond) * 100).toFixed(0)}%`),
         met: x >= share,
       });
     }
@@ -109,7 +110,11 @@ export function checkTargets(result: BenchResult): TargetCheck[] {
  * by the CPU seconds one request costs the three together. A share target above ceiling /
  * calibration cannot be met on this machine whatever the server does. Undefined without CPU figures.
  */
-export function calibrationCeiling(r: Pick<ScenarioResult, "tracker" | "cpu">, calibration: NonNullable<BenchResult["calibration"]>, cpus: number): number | undefined {
+export function calibrationCeiling(
+  r: Pick<ScenarioResult, "tracker" | "cpu">,
+  calibration: NonNullable<BenchResult["calibration"]>,
+  cpus: number,
+): number | undefined {
   const perRequest = (percent: number, rps: number) => percent / 100 / rps;
   if (!(r.tracker.requestsPerSecond > 0) || !(calibration.summary.requestsPerSecond > 0)) return undefined;
   const seconds =
@@ -144,7 +149,8 @@ function tableRows(result: BenchResult): string[][] {
   return result.results.map((r) => [
     r.scenario.name,
     String(r.scenario.connections),
-    rate(r.tracker.requestsPerSecond) + (r.scenario.rowsPerRequest ? ` (${rate(rowsPerSecond(r, "tracker"))} rows/s)` : ""),
+    rate(r.tracker.requestsPerSecond) +
+      (r.scenario.rowsPerRequest ? ` (${rate(rowsPerSecond(r, "tracker"))} rows/s)` : ""),
     ms(r.tracker.p50),
     ms(r.tracker.p99),
     ratio(r.tracker.p99 / r.tracker.p50),
@@ -172,7 +178,9 @@ function scaleRows(result: BenchResult): { header: string[]; rows: string[][] } 
   const rows = result.scale.map((s) => {
     const cells = counts.flatMap((w) => {
       const x = s.byWorkers.find((b) => b.workers === w);
-      return x ? [rate(x.summary.requestsPerSecond), ms(x.summary.p50), cpu(x.cpu), x.loadAverage.toFixed(2)] : ["-", "-", "-", "-"];
+      return x
+        ? [rate(x.summary.requestsPerSecond), ms(x.summary.p50), cpu(x.cpu), x.loadAverage.toFixed(2)]
+        : ["-", "-", "-", "-"];
     });
     const first = s.byWorkers.find((b) => b.workers === counts[0]);
     const last = s.byWorkers.find((b) => b.workers === counts.at(-1));
@@ -184,7 +192,8 @@ function scaleRows(result: BenchResult): { header: string[]; rows: string[][] } 
 
 function textTable(header: string[], rows: string[][]): string {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? "").length)));
-  const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join("  ");
+  const line = (cells: string[]) =>
+    cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join("  ");
   return [line(header), widths.map((w) => "-".repeat(w)).join("  "), ...rows.map(line)].join("\n");
 }
 
@@ -203,7 +212,11 @@ export function consoleReport(result: BenchResult): string {
     const { header, rows } = scaleRows(result);
     out.push("", "horizontal scale (HTTP only):", textTable(header, rows));
   }
-  if (result.calibration) out.push("", `calibration (bare Express): ${rate(result.calibration.summary.requestsPerSecond)} req/s, p50 ${ms(result.calibration.summary.p50)} ms`);
+  if (result.calibration)
+    out.push(
+      "",
+      `calibration (bare Express): ${rate(result.calibration.summary.requestsPerSecond)} req/s, p50 ${ms(result.calibration.summary.p50)} ms`,
+    );
   out.push("", "targets:");
   for (const c of checkTargets(result)) out.push(`  ${c.met ? "MET    " : "NOT MET"}  ${c.target}: ${c.measured}`);
   return out.join("\n");
@@ -223,13 +236,21 @@ export function markdownReport(result: BenchResult, command: string): string {
   lines.push("## Run", "");
   lines.push(`- Command: \`${command}\`${result.quick ? " (quick smoke run: tiny dataset, not representative)" : ""}`);
   lines.push(`- Date: ${result.startedAt.toISOString()} (finished ${result.finishedAt.toISOString()})`);
-  lines.push(`- Machine: ${m.cpus} CPUs (\`nproc\`), ${m.cpuModel}, ${(m.memoryBytes / 2 ** 30).toFixed(1)} GiB memory, ${m.kernel}`);
-  lines.push(`- Load average at start: ${m.loadAverage.map((x) => x.toFixed(2)).join(", ")} (1, 5, 15 min); at the end: ${result.loadAverageEnd.map((x) => x.toFixed(2)).join(", ")}`);
-  lines.push(`- PostgreSQL ${result.postgresVersion} (throwaway cluster of scripts/pg-throwaway.sh, as CI: fsync off, synchronous_commit off), Node ${m.node}`);
+  lines.push(
+    `- Machine: ${m.cpus} CPUs (\`nproc\`), ${m.cpuModel}, ${(m.memoryBytes / 2 ** 30).toFixed(1)} GiB memory, ${m.kernel}`,
+  );
+  lines.push(
+    `- Load average at start: ${m.loadAverage.map((x) => x.toFixed(2)).join(", ")} (1, 5, 15 min); at the end: ${result.loadAverageEnd.map((x) => x.toFixed(2)).join(", ")}`,
+  );
+  lines.push(
+    `- PostgreSQL ${result.postgresVersion} (throwaway cluster of scripts/pg-throwaway.sh, as CI: fsync off, synchronous_commit off), Node ${m.node}`,
+  );
   lines.push(
     `- Load: ${result.load.seconds} s measured per scenario and side after ${result.load.warmupSeconds} s of warm-up; closed loop (each connection sends its next request when the last one answered); HTTP by autocannon from the bench process, the server in its own process (\`tracker server\`, LOG_LEVEL=warn).`,
   );
-  lines.push(`- Server: \`tracker server\` built from this checkout, database pool per process ${process.env.TRACKER_DB_POOL_MAX ? `TRACKER_DB_POOL_MAX=${process.env.TRACKER_DB_POOL_MAX}` : "at its default"}, V8 heap growth after a full collection ${process.env.TRACKER_HEAP_GROWTH_PERCENT ? `TRACKER_HEAP_GROWTH_PERCENT=${process.env.TRACKER_HEAP_GROWTH_PERCENT}` : "at the server's default (`--heap-growth-percent`, see the README)"}${process.env.TRACKER_BENCH_NODE_ARGS ? `, node flags \`${process.env.TRACKER_BENCH_NODE_ARGS}\`` : ""}.`);
+  lines.push(
+    `- Server: \`tracker server\` built from this checkout, database pool per process ${process.env.TRACKER_DB_POOL_MAX ? `TRACKER_DB_POOL_MAX=${process.env.TRACKER_DB_POOL_MAX}` : "at its default"}, V8 heap growth after a full collection ${process.env.TRACKER_HEAP_GROWTH_PERCENT ? `TRACKER_HEAP_GROWTH_PERCENT=${process.env.TRACKER_HEAP_GROWTH_PERCENT}` : "at the server's default (`--heap-growth-percent`, see the README)"}${process.env.TRACKER_BENCH_NODE_ARGS ? `, node flags \`${process.env.TRACKER_BENCH_NODE_ARGS}\`` : ""}.`,
+  );
   lines.push(`- Seeding by direct SQL took ${result.seedSeconds.toFixed(0)} s.`, "");
 
   lines.push("## Results", "");
@@ -240,7 +261,9 @@ export function markdownReport(result: BenchResult, command: string): string {
     "`pg` with the same concurrency: the physical limit of the database for that work. `rate tracker/raw` is the request (or",
     "row) rate ratio, `p50 tracker/raw` the latency ratio. Latencies are of successful requests, in milliseconds. RSS is",
     "the server process's resident memory when the scenario started and its peak during it (VmHWM, reset per scenario).",
-    "CPU is the CPU time used during the run, in percent of one core (the machine has " + result.machine.cpus + " cores): the server",
+    "CPU is the CPU time used during the run, in percent of one core (the machine has " +
+      result.machine.cpus +
+      " cores): the server",
     "process(es), the PostgreSQL cluster, and the bench process (autocannon, or the raw side's pg client). `load avg` is the",
     "machine's 1-minute load average when the measured run started (the bench's own previous scenario included): anything",
     "else running on the machine shows there.",
@@ -277,7 +300,8 @@ export function markdownReport(result: BenchResult, command: string): string {
   );
   lines.push("## Targets", "");
   lines.push("| target | measured | met |", "|---|---|---|");
-  for (const c of checks) lines.push(`| ${c.target} | ${c.measured.replace(/\|/g, "\\|")} | ${c.met ? "yes" : "**no**"} |`);
+  for (const c of checks)
+    lines.push(`| ${c.target} | ${c.measured.replace(/\|/g, "\\|")} | ${c.met ? "yes" : "**no**"} |`);
   lines.push("");
 
   if (result.scale.some((x) => x.byWorkers.length > 1)) {
@@ -294,7 +318,10 @@ export function markdownReport(result: BenchResult, command: string): string {
 
   if (result.explain) {
     lines.push("## runs/search query plan", "");
-    lines.push("EXPLAIN (ANALYZE, BUFFERS) of the search statement the server issued: `docs/benchmarks/explain-runs-search.txt`.", "");
+    lines.push(
+      "EXPLAIN (ANALYZE, BUFFERS) of the search statement the server issued: `docs/benchmarks/explain-runs-search.txt`.",
+      "",
+    );
   }
 
   lines.push(...embeddedMarkdown(result));
@@ -307,12 +334,19 @@ export function markdownReport(result: BenchResult, command: string): string {
   );
   lines.push(`- metrics/get-history: one run with ${s.historyPoints.toLocaleString("en-US")} values of one key.`);
   lines.push(`- runs/get: one run with ${s.wideRunMetricKeys} metric keys, 10 params, 2 tags.`);
-  lines.push(`- experiments/search: ${s.experiments.toLocaleString("en-US")} experiments with a tag each; filter \`name LIKE 'bench-exp-%7'\`, order by last_update_time DESC, max_results ${s.experimentMaxResults}.`);
-  lines.push(`- model-versions/search: ${s.registeredModels} registered models x ${s.versionsPerModel} versions; filter \`name = '<one model>'\`.`);
+  lines.push(
+    `- experiments/search: ${s.experiments.toLocaleString("en-US")} experiments with a tag each; filter \`name LIKE 'bench-exp-%7'\`, order by last_update_time DESC, max_results ${s.experimentMaxResults}.`,
+  );
+  lines.push(
+    `- model-versions/search: ${s.registeredModels} registered models x ${s.versionsPerModel} versions; filter \`name = '<one model>'\`.`,
+  );
   lines.push(`- log-metric / log-batch: ${s.writeRuns} runs written to in rotation.`, "");
 
   lines.push("## Statements replayed by the raw side", "");
-  lines.push("As the server issued them for one request (captured from PostgreSQL's log); long statements are cut.", "");
+  lines.push(
+    "As the server issued them for one request (captured from PostgreSQL's log); long statements are cut.",
+    "",
+  );
   for (const r of result.results) {
     lines.push(`### ${r.scenario.name}`, "", "```sql", r.statements, "```", "");
   }

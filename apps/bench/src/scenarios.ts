@@ -33,7 +33,11 @@ export const CAPTURE_N = 5_000_000;
 const LARGE_PAGE = 1000;
 
 /** The calibration scenario: a bare Express 5 route answering a small JSON body (calibration-server.mjs). */
-export const CALIBRATION = { name: "calibration", description: "GET of a bare Express 5 route answering {\"ok\":1}, its own process", connections: 8 };
+export const CALIBRATION = {
+  name: "calibration",
+  description: 'GET of a bare Express 5 route answering {"ok":1}, its own process',
+  connections: 8,
+};
 
 export function scenarios(data: Dataset, sizes: Sizes): Scenario[] {
   const runs = data.writeRunIds;
@@ -133,7 +137,10 @@ export function scenarios(data: Dataset, sizes: Sizes): Scenario[] {
       description: `metrics/get-history of ${sizes.historyPoints.toLocaleString("en-US")} points`,
       connections: 2,
       scale: false,
-      request: () => ({ method: "GET", path: `${API}/metrics/get-history?run_id=${data.historyRunId}&metric_key=${data.historyKey}` }),
+      request: () => ({
+        method: "GET",
+        path: `${API}/metrics/get-history?run_id=${data.historyRunId}&metric_key=${data.historyKey}`,
+      }),
       substitutions: none,
     },
     {

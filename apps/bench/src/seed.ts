@@ -27,7 +27,12 @@ const md5 = (s: string) => crypto.createHash("md5").update(s).digest("hex");
 const pad = (n: number, width: number) => String(n).padStart(width, "0");
 
 /** `searchRuns: false` skips the big runs/search tables (for `--only` runs without runs/search). */
-export async function seed(url: string, sizes: Sizes, log: (line: string) => void, parts: { searchRuns: boolean } = { searchRuns: true }): Promise<Dataset> {
+export async function seed(
+  url: string,
+  sizes: Sizes,
+  log: (line: string) => void,
+  parts: { searchRuns: boolean } = { searchRuns: true },
+): Promise<Dataset> {
   const db = new pg.Client({ connectionString: url });
   await db.connect();
   const step = async (label: string, sql: string, params: unknown[] = []) => {

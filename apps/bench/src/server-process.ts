@@ -42,7 +42,12 @@ export async function runCli(args: string[], env: NodeJS.ProcessEnv): Promise<vo
  * TRACKER_BENCH_NODE_ARGS (space-separated: to compare V8 settings), and
  * TRACKER_BENCH_SERVER_CLI may name another build to compare.
  */
-export async function startServer(backendStore: string, workers: number, nodeArgs: string[] = [], env: NodeJS.ProcessEnv = {}): Promise<ServerProcess> {
+export async function startServer(
+  backendStore: string,
+  workers: number,
+  nodeArgs: string[] = [],
+  env: NodeJS.ProcessEnv = {},
+): Promise<ServerProcess> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "tracker-bench-server-"));
   // Request logging off (warn, the default of startServerProcess): the raw side logs nothing either.
   const server = await startServerProcess(["--backend-store-uri", backendStore, "--workers", String(workers)], {
@@ -162,7 +167,8 @@ export function measureCpu(serverPids: () => number[], postmasterPid: number): {
   for (const pid of [...serverPids(), ...postgresPids()]) before.set(pid, processCpuSeconds(pid));
   const ownBefore = process.cpuUsage();
   const started = performance.now();
-  const used = (pids: number[]) => pids.reduce((sum, pid) => sum + Math.max(0, processCpuSeconds(pid) - (before.get(pid) ?? 0)), 0);
+  const used = (pids: number[]) =>
+    pids.reduce((sum, pid) => sum + Math.max(0, processCpuSeconds(pid) - (before.get(pid) ?? 0)), 0);
   return {
     stop() {
       const seconds = (performance.now() - started) / 1000;

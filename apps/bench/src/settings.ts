@@ -75,7 +75,13 @@ export const QUICK: Sizes = {
 };
 
 export const FULL_LOAD: Load = { seconds: 10, warmupSeconds: 2, startupRuns: 3, workerCounts: [1, 2], embedded: true };
-export const QUICK_LOAD: Load = { seconds: 0.8, warmupSeconds: 0.2, startupRuns: 0, workerCounts: [1, 2], embedded: true };
+export const QUICK_LOAD: Load = {
+  seconds: 0.8,
+  warmupSeconds: 0.2,
+  startupRuns: 0,
+  workerCounts: [1, 2],
+  embedded: true,
+};
 
 /** Targets of issue 9, checked against the measured figures. */
 export const TARGETS = {

@@ -1,6 +1,16 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { call, changedTables, errorAnswerProblems, sendRaw, snapshotDatabase, startTestServer, testDatabases, type Snapshot, type TestServer } from "@tracker/testing";
+import {
+  call,
+  changedTables,
+  errorAnswerProblems,
+  sendRaw,
+  snapshotDatabase,
+  startTestServer,
+  testDatabases,
+  type Snapshot,
+  type TestServer,
+} from "@tracker/testing";
 import { buildRequest, requestPlans, type BuiltRequest, type Fixtures } from "./bad-requests.js";
 import { allOperations, type Operation } from "./spec-operations.js";
 
@@ -39,8 +49,12 @@ describe.each(cases)("bad input on every operation of revision $revision ($kind)
     const c = (p: string) => `/api/2.0/tracker/${p}`;
     const r = (p: string) => `/api/2.0/preview/tracker/${p}`;
     const experimentName = fresh();
-    const exp = await call<{ experiment_id: string }>(server.url, "POST", c("experiments/create"), { name: experimentName });
-    const run = await call<{ run: { info: { run_id: string } } }>(server.url, "POST", c("runs/create"), { experiment_id: exp.body.experiment_id });
+    const exp = await call<{ experiment_id: string }>(server.url, "POST", c("experiments/create"), {
+      name: experimentName,
+    });
+    const run = await call<{ run: { info: { run_id: string } } }>(server.url, "POST", c("runs/create"), {
+      experiment_id: exp.body.experiment_id,
+    });
     const runId = run.body.run.info.run_id;
     await call(server.url, "POST", c("runs/log-batch"), {
       run_id: runId,
@@ -50,9 +64,20 @@ describe.each(cases)("bad input on every operation of revision $revision ($kind)
     });
     const modelName = fresh();
     await call(server.url, "POST", r("registered-models/create"), { name: modelName });
-    const mv = await call<{ model_version: { version: string } }>(server.url, "POST", r("model-versions/create"), { name: modelName, source: "s3://bucket/model", run_id: runId });
+    const mv = await call<{ model_version: { version: string } }>(server.url, "POST", r("model-versions/create"), {
+      name: modelName,
+      source: "s3://bucket/model",
+      run_id: runId,
+    });
     expect(mv.status, JSON.stringify(mv.body)).toBe(200);
-    return { experimentId: Number(exp.body.experiment_id), experimentName, runId, modelName, version: mv.body.model_version.version, fresh };
+    return {
+      experimentId: Number(exp.body.experiment_id),
+      experimentName,
+      runId,
+      modelName,
+      version: mv.body.model_version.version,
+      fresh,
+    };
   }
 
   beforeAll(async () => {
@@ -61,62 +86,76 @@ describe.each(cases)("bad input on every operation of revision $revision ($kind)
   afterAll(async () => {
     await server?.dispose();
     // eslint-disable-next-line no-console
-    console.info(`bad input, revision ${revision.toUpperCase()} (${kind}): ${stats.requests} requests, ${stats.rejected} answered 4xx, ${stats.accepted} accepted`);
+    console.info(
+      `bad input, revision ${revision.toUpperCase()} (${kind}): ${stats.requests} requests, ${stats.rejected} answered 4xx, ${stats.accepted} accepted`,
+    );
   });
 
   const describeRequest = (req: BuiltRequest) => {
-    const body = req.body === undefined ? "" : typeof req.body === "string" ? req.body : Buffer.from(req.body).toString("latin1");
+    const body =
+      req.body === undefined ? "" : typeof req.body === "string" ? req.body : Buffer.from(req.body).toString("latin1");
     return `${req.method} ${req.path}${req.query ? `?${req.query.slice(0, 300)}` : ""} ${JSON.stringify(req.headers)} ${body.slice(0, 400)}${body.length > 400 ? "..." : ""}\n  mutations: ${req.labels.join(" | ")}`;
   };
 
-  it.each(operations.filter((op) => op.revision === revision).map((op) => [`${op.revision.toUpperCase()} ${op.method} ${op.path} (${op.operationId})`, op] as const))(
-    "%s",
-    async (_title, op: Operation) => {
-      fixtures = undefined;
-      await fc.assert(
-        fc.asyncProperty(requestPlans(op), async (plan) => {
-          if (!fixtures) {
-            fixtures = await makeFixtures();
-            snapshot = await snapshotDatabase(server.database.knex);
-          }
-          const req = buildRequest(op, plan, fixtures);
-          stats.requests++;
-          let answer;
-          try {
-            answer = await sendRaw(server.url, req.method, `${req.path}${req.query ? `?${req.query}` : ""}`, req.body, req.headers);
-          } catch (err) {
-            throw new Error(`no answer (${(err as Error).message}) to ${describeRequest(req)}`);
-          }
-          const after = await snapshotDatabase(server.database.knex);
-          const changed = changedTables(snapshot, after);
-          snapshot = after;
-          if (answer.status >= 500) throw new Error(`answered ${answer.status} ${answer.text.slice(0, 300)} to ${describeRequest(req)}`);
-          if (answer.status < 400) {
-            if (req.mustReject) throw new Error(`accepted (${answer.status} ${answer.text.slice(0, 200)}) ${describeRequest(req)}`);
-            stats.accepted++;
-            // The request changed resources the next bases refer to: make new ones.
-            if (req.method !== "GET") fixtures = undefined;
-            return;
-          }
-          stats.rejected++;
-          const problems = errorAnswerProblems(answer, req.sentStrings);
-          if (problems.length > 0) throw new Error(`${problems.join("; ")}\n  for ${describeRequest(req)}`);
-          if (changed.length > 0) throw new Error(`answered ${answer.status} but changed ${changed.join(", ")}: ${describeRequest(req)}`);
-        }),
-        {
-          numRuns: RUNS,
-          seed: SEED,
-          endOnFailure: true,
-          // Our own short report: the generated values can be megabytes long.
-          reporter: (details) => {
-            if (!details.failed) return;
-            const cause = details.errorInstance instanceof Error ? details.errorInstance.message : String(details.errorInstance);
-            throw new Error(`after ${details.numRuns} runs (reproduce with TRACKER_FUZZ_SEED=${details.seed}): ${cause}`);
-          },
+  it.each(
+    operations
+      .filter((op) => op.revision === revision)
+      .map((op) => [`${op.revision.toUpperCase()} ${op.method} ${op.path} (${op.operationId})`, op] as const),
+  )("%s", async (_title, op: Operation) => {
+    fixtures = undefined;
+    await fc.assert(
+      fc.asyncProperty(requestPlans(op), async (plan) => {
+        if (!fixtures) {
+          fixtures = await makeFixtures();
+          snapshot = await snapshotDatabase(server.database.knex);
+        }
+        const req = buildRequest(op, plan, fixtures);
+        stats.requests++;
+        let answer;
+        try {
+          answer = await sendRaw(
+            server.url,
+            req.method,
+            `${req.path}${req.query ? `?${req.query}` : ""}`,
+            req.body,
+            req.headers,
+          );
+        } catch (err) {
+          throw new Error(`no answer (${(err as Error).message}) to ${describeRequest(req)}`);
+        }
+        const after = await snapshotDatabase(server.database.knex);
+        const changed = changedTables(snapshot, after);
+        snapshot = after;
+        if (answer.status >= 500)
+          throw new Error(`answered ${answer.status} ${answer.text.slice(0, 300)} to ${describeRequest(req)}`);
+        if (answer.status < 400) {
+          if (req.mustReject)
+            throw new Error(`accepted (${answer.status} ${answer.text.slice(0, 200)}) ${describeRequest(req)}`);
+          stats.accepted++;
+          // The request changed resources the next bases refer to: make new ones.
+          if (req.method !== "GET") fixtures = undefined;
+          return;
+        }
+        stats.rejected++;
+        const problems = errorAnswerProblems(answer, req.sentStrings);
+        if (problems.length > 0) throw new Error(`${problems.join("; ")}\n  for ${describeRequest(req)}`);
+        if (changed.length > 0)
+          throw new Error(`answered ${answer.status} but changed ${changed.join(", ")}: ${describeRequest(req)}`);
+      }),
+      {
+        numRuns: RUNS,
+        seed: SEED,
+        endOnFailure: true,
+        // Our own short report: the generated values can be megabytes long.
+        reporter: (details) => {
+          if (!details.failed) return;
+          const cause =
+            details.errorInstance instanceof Error ? details.errorInstance.message : String(details.errorInstance);
+          throw new Error(`after ${details.numRuns} runs (reproduce with TRACKER_FUZZ_SEED=${details.seed}): ${cause}`);
         },
-      );
-      const health = await call(server.url, "GET", "/health");
-      expect(health.status).toBe(200);
-    },
-  );
+      },
+    );
+    const health = await call(server.url, "GET", "/health");
+    expect(health.status).toBe(200);
+  });
 });

@@ -60,7 +60,7 @@ export interface Fixtures {
 export const SQL_PAYLOADS = [
   "' OR '1'='1",
   "'; DROP TABLE runs; --",
-  "\"; DROP TABLE experiments; --",
+  '"; DROP TABLE experiments; --',
   "1; DELETE FROM metrics",
   "x' UNION SELECT run_uuid FROM runs --",
   "name = 'a' OR 1=1",
@@ -146,7 +146,7 @@ export const ORDER_BY_PAYLOADS = [
   "params.`x` ASC",
   "1",
   "(SELECT 1)",
-  "name COLLATE \"C\"",
+  'name COLLATE "C"',
   "metrics.x NULLS FIRST",
   "",
   "timestamp DESC",
@@ -225,7 +225,12 @@ export function validValue(op: Operation, path: Path, schema: Schema, fx: Fixtur
     case "source":
       return "s3://bucket/model";
     case "model_json":
-      return JSON.stringify({ artifact_path: "model", flavors: {}, utc_time_created: "2024-01-01 00:00:00", run_id: fx.runId });
+      return JSON.stringify({
+        artifact_path: "model",
+        flavors: {},
+        utc_time_created: "2024-01-01 00:00:00",
+        run_id: fx.runId,
+      });
     case "timestamp":
     case "start_time":
     case "end_time":
@@ -262,13 +267,15 @@ export function baseInput(op: Operation, fx: Fixtures): Record<string, unknown> 
     for (const p of op.query) {
       if (p.required || IDENTITY_FIELDS.includes(p.name)) input[p.name] = validValue(op, [p.name], p.schema, fx, true);
     }
-    if (op.query.some((p) => p.name === "run_uuid") && !op.query.some((p) => p.name === "run_id")) input.run_uuid = fx.runId;
+    if (op.query.some((p) => p.name === "run_uuid") && !op.query.some((p) => p.name === "run_id"))
+      input.run_uuid = fx.runId;
     return input;
   }
   const body = op.body ?? {};
   const props = body.properties ?? {};
   for (const [field, schema] of Object.entries(props)) {
-    if ((body.required ?? []).includes(field) || IDENTITY_FIELDS.includes(field)) input[field] = validValue(op, [field], schema, fx, false);
+    if ((body.required ?? []).includes(field) || IDENTITY_FIELDS.includes(field))
+      input[field] = validValue(op, [field], schema, fx, false);
   }
   if (props.run_uuid && !props.run_id) input.run_uuid = fx.runId;
   return input;
@@ -294,7 +301,8 @@ export function fieldsOf(op: Operation): Field[] {
     if (path.length > 0) fields.push({ path, schema, required, query: false });
     if (path.length >= 4) return;
     const s = primary(schema);
-    if (s.properties) for (const [k, v] of Object.entries(s.properties)) walk(v, [...path, k], (s.required ?? []).includes(k));
+    if (s.properties)
+      for (const [k, v] of Object.entries(s.properties)) walk(v, [...path, k], (s.required ?? []).includes(k));
     if (s.items) walk(s.items, [...path, 0], true);
   };
   walk(op.body ?? {}, [], true);
@@ -313,11 +321,27 @@ const oddString = fc.oneof(
 );
 
 /** Deeply nested JSON, written raw (JSON.stringify of such a value would itself recurse). */
-const deepJson = fc.integer({ min: 100, max: 200_000 }).chain((depth) =>
-  fc.constantFrom(new RawJson("[".repeat(depth) + "]".repeat(depth)), new RawJson('{"a":'.repeat(depth) + "1" + "}".repeat(depth))),
-);
+const deepJson = fc
+  .integer({ min: 100, max: 200_000 })
+  .chain((depth) =>
+    fc.constantFrom(
+      new RawJson("[".repeat(depth) + "]".repeat(depth)),
+      new RawJson('{"a":'.repeat(depth) + "1" + "}".repeat(depth)),
+    ),
+  );
 
-const HUGE_NUMBERS = ["1e400", "-1e400", "123456789012345678901234567890", "9007199254740993", "-9007199254740993", "1e308", "1.7976931348623157e309", "5e-324", "-0", "0.1e-400"];
+const HUGE_NUMBERS = [
+  "1e400",
+  "-1e400",
+  "123456789012345678901234567890",
+  "9007199254740993",
+  "-9007199254740993",
+  "1e308",
+  "1.7976931348623157e309",
+  "5e-324",
+  "-0",
+  "0.1e-400",
+];
 
 /** Whether a value is a valid instance of a number-ish schema (for classifying numeric mutations). */
 function numberAccepted(schema: Schema, n: number): boolean {
@@ -354,7 +378,8 @@ export function fieldMutations(field: Field): fc.Arbitrary<LabelledMutation>[] {
   const enumValues = s.enum;
   const name = lastName(path);
   const out: fc.Arbitrary<LabelledMutation>[] = [];
-  const set = (value: unknown, label: string, mustReject: boolean) => fc.constant((mustReject ? must : may)({ kind: "set", path, value }, `${where}: ${label}`));
+  const set = (value: unknown, label: string, mustReject: boolean) =>
+    fc.constant((mustReject ? must : may)({ kind: "set", path, value }, `${where}: ${label}`));
 
   if (required && (path.length === 1 || typeof path[path.length - 1] === "string")) {
     out.push(fc.constant(must({ kind: "delete", path }, `${where}: missing`)));
@@ -370,14 +395,26 @@ export function fieldMutations(field: Field): fc.Arbitrary<LabelledMutation>[] {
       out.push(set({ nested: "x" }, "nested object k[nested]=x", true));
     }
     if (types.includes("integer")) {
-      out.push(fc.constantFrom("abc", "1.5", "", "--1", "1;DROP TABLE runs", "12abc").map((v) => must({ kind: "set", path, value: v }, `${where}: not an integer (${JSON.stringify(v)})`)));
-      out.push(fc.constantFrom("1e3", "0x10", " 1", "Infinity", "-0", "99999999999999999999").map((v) => may({ kind: "set", path, value: v }, `${where}: odd integer text ${v}`)));
       out.push(
-        fc.oneof(fc.integer({ min: -1_000_000, max: 1_000_000 }), fc.constantFrom(0, -1, 2 ** 53, 2 ** 63, 1e21)).map((n) => {
-          const v = String(n);
-          const bad = !numberAccepted(s, n) || !Number.isSafeInteger(n);
-          return bad ? must({ kind: "set", path, value: v }, `${where}: out of range ${v}`) : may({ kind: "set", path, value: v }, `${where}: ${v}`);
-        }),
+        fc
+          .constantFrom("abc", "1.5", "", "--1", "1;DROP TABLE runs", "12abc")
+          .map((v) => must({ kind: "set", path, value: v }, `${where}: not an integer (${JSON.stringify(v)})`)),
+      );
+      out.push(
+        fc
+          .constantFrom("1e3", "0x10", " 1", "Infinity", "-0", "99999999999999999999")
+          .map((v) => may({ kind: "set", path, value: v }, `${where}: odd integer text ${v}`)),
+      );
+      out.push(
+        fc
+          .oneof(fc.integer({ min: -1_000_000, max: 1_000_000 }), fc.constantFrom(0, -1, 2 ** 53, 2 ** 63, 1e21))
+          .map((n) => {
+            const v = String(n);
+            const bad = !numberAccepted(s, n) || !Number.isSafeInteger(n);
+            return bad
+              ? must({ kind: "set", path, value: v }, `${where}: out of range ${v}`)
+              : may({ kind: "set", path, value: v }, `${where}: ${v}`);
+          }),
       );
     }
   } else {
@@ -390,7 +427,11 @@ export function fieldMutations(field: Field): fc.Arbitrary<LabelledMutation>[] {
     if (!types.includes("object") && !s.properties) wrong.push({}, { a: { b: "c" } });
     if (!types.includes("null")) wrong.push(null);
     if (types.length > 0 && wrong.length > 0) {
-      out.push(fc.constantFrom(...wrong).map((v) => must({ kind: "set", path, value: v }, `${where}: wrong type ${JSON.stringify(v)}`)));
+      out.push(
+        fc
+          .constantFrom(...wrong)
+          .map((v) => must({ kind: "set", path, value: v }, `${where}: wrong type ${JSON.stringify(v)}`)),
+      );
     }
     if (types.length > 0 && !types.includes("object") && !types.includes("array")) {
       out.push(deepJson.map((v) => must({ kind: "set", path, value: v }, `${where}: deeply nested JSON`)));
@@ -402,7 +443,13 @@ export function fieldMutations(field: Field): fc.Arbitrary<LabelledMutation>[] {
     const filler = pattern && !pattern.test("a") ? "1" : "a";
     if (s.maxLength !== undefined) {
       const max = s.maxLength;
-      out.push(fc.integer({ min: 1, max: 50 }).map((extra) => must({ kind: "set", path, value: filler.repeat(max + extra) }, `${where}: ${extra} over maxLength ${max}`)));
+      out.push(
+        fc
+          .integer({ min: 1, max: 50 })
+          .map((extra) =>
+            must({ kind: "set", path, value: filler.repeat(max + extra) }, `${where}: ${extra} over maxLength ${max}`),
+          ),
+      );
       out.push(set(filler.repeat(max), `exactly maxLength ${max}`, false));
       if (!pattern) out.push(set("é".repeat(max), `maxLength ${max} two-byte characters`, false));
     } else if (isString) {
@@ -414,21 +461,34 @@ export function fieldMutations(field: Field): fc.Arbitrary<LabelledMutation>[] {
         fc
           .oneof(oddString, fc.constantFrom(...SQL_PAYLOADS, ...PATH_PAYLOADS))
           .filter((v) => !pattern.test(v) && !v.includes("\u0000"))
-          .map((v) => must({ kind: "set", path, value: v }, `${where}: breaks pattern ${pattern.source} (${JSON.stringify(v.slice(0, 40))})`)),
+          .map((v) =>
+            must(
+              { kind: "set", path, value: v },
+              `${where}: breaks pattern ${pattern.source} (${JSON.stringify(v.slice(0, 40))})`,
+            ),
+          ),
       );
     }
     if (enumValues && enumValues.length > 0) {
       out.push(
         oddString
           .filter((v) => !enumValues.some((e) => String(e).toLowerCase() === v.toLowerCase()))
-          .map((v) => must({ kind: "set", path, value: v }, `${where}: not in enum (${JSON.stringify(v.slice(0, 40))})`)),
+          .map((v) =>
+            must({ kind: "set", path, value: v }, `${where}: not in enum (${JSON.stringify(v.slice(0, 40))})`),
+          ),
       );
     }
     out.push(
-      fc.tuple(fc.string({ maxLength: 5 }), fc.string({ maxLength: 5 })).map(([a, b]) => must({ kind: "set", path, value: `${a}\u0000${b}` }, `${where}: NUL character`)),
+      fc
+        .tuple(fc.string({ maxLength: 5 }), fc.string({ maxLength: 5 }))
+        .map(([a, b]) => must({ kind: "set", path, value: `${a}\u0000${b}` }, `${where}: NUL character`)),
     );
     if (!pattern && !enumValues) {
-      out.push(fc.oneof(payloadsFor(name), oddString).map((v) => may({ kind: "set", path, value: v }, `${where}: odd text ${JSON.stringify(v.slice(0, 60))}`)));
+      out.push(
+        fc
+          .oneof(payloadsFor(name), oddString)
+          .map((v) => may({ kind: "set", path, value: v }, `${where}: odd text ${JSON.stringify(v.slice(0, 60))}`)),
+      );
     }
   }
   // Arrays of strings in a query string (order_by=..&order_by=..): hostile items.
@@ -436,7 +496,9 @@ export function fieldMutations(field: Field): fc.Arbitrary<LabelledMutation>[] {
     out.push(
       fc
         .array(fc.oneof(payloadsFor(name), oddString), { minLength: 1, maxLength: 3 })
-        .map((v) => may({ kind: "set", path, value: v }, `${where}: odd items ${JSON.stringify(v.map((x) => x.slice(0, 30)))}`)),
+        .map((v) =>
+          may({ kind: "set", path, value: v }, `${where}: odd items ${JSON.stringify(v.map((x) => x.slice(0, 30)))}`),
+        ),
     );
   }
 
@@ -450,7 +512,9 @@ export function fieldMutations(field: Field): fc.Arbitrary<LabelledMutation>[] {
     out.push(
       fc.constantFrom(...bounds).map((n) => {
         const bad = !numberAccepted(s, n) || (integer && !Number.isSafeInteger(n));
-        return bad ? must({ kind: "set", path, value: n }, `${where}: out of range ${n}`) : may({ kind: "set", path, value: n }, `${where}: ${n}`);
+        return bad
+          ? must({ kind: "set", path, value: n }, `${where}: out of range ${n}`)
+          : may({ kind: "set", path, value: n }, `${where}: ${n}`);
       }),
     );
     out.push(
@@ -458,17 +522,35 @@ export function fieldMutations(field: Field): fc.Arbitrary<LabelledMutation>[] {
         const n = Number(text);
         // JSON numbers are read as doubles: 0.1e-400 is 0 and -0 is 0, both valid integers.
         const bad = integer ? !Number.isSafeInteger(n) || !numberAccepted(s, n) : false;
-        return bad ? must({ kind: "set", path, value: new RawJson(text) }, `${where}: raw number ${text}`) : may({ kind: "set", path, value: new RawJson(text) }, `${where}: raw number ${text}`);
+        return bad
+          ? must({ kind: "set", path, value: new RawJson(text) }, `${where}: raw number ${text}`)
+          : may({ kind: "set", path, value: new RawJson(text) }, `${where}: raw number ${text}`);
       }),
     );
     if (types.includes("string")) {
       // The int64/double string forms of protobuf's JSON mapping.
       if (integer) {
-        out.push(fc.constantFrom("99999999999999999999", "1.5", "1e3", " 1", "0x10", "", "NaN").map((v) => must({ kind: "set", path, value: v }, `${where}: bad int64 text ${JSON.stringify(v)}`)));
-        out.push(fc.constantFrom("9223372036854775807", "-9223372036854775808", "9007199254740993").map((v) => must({ kind: "set", path, value: v }, `${where}: unsafe int64 text ${v}`)));
+        out.push(
+          fc
+            .constantFrom("99999999999999999999", "1.5", "1e3", " 1", "0x10", "", "NaN")
+            .map((v) => must({ kind: "set", path, value: v }, `${where}: bad int64 text ${JSON.stringify(v)}`)),
+        );
+        out.push(
+          fc
+            .constantFrom("9223372036854775807", "-9223372036854775808", "9007199254740993")
+            .map((v) => must({ kind: "set", path, value: v }, `${where}: unsafe int64 text ${v}`)),
+        );
       } else {
-        out.push(fc.constantFrom("NaN", "Infinity", "-Infinity", "1.5", "-0", "1e308", "1e400").map((v) => may({ kind: "set", path, value: v }, `${where}: double text ${v}`)));
-        out.push(fc.constantFrom("nan", "inf", "1,5", "0x10", "", "Infinity!", "--1").map((v) => must({ kind: "set", path, value: v }, `${where}: bad double text ${JSON.stringify(v)}`)));
+        out.push(
+          fc
+            .constantFrom("NaN", "Infinity", "-Infinity", "1.5", "-0", "1e308", "1e400")
+            .map((v) => may({ kind: "set", path, value: v }, `${where}: double text ${v}`)),
+        );
+        out.push(
+          fc
+            .constantFrom("nan", "inf", "1,5", "0x10", "", "Infinity!", "--1")
+            .map((v) => must({ kind: "set", path, value: v }, `${where}: bad double text ${JSON.stringify(v)}`)),
+        );
       }
     }
   }
@@ -476,8 +558,14 @@ export function fieldMutations(field: Field): fc.Arbitrary<LabelledMutation>[] {
   // ---- arrays: too many items
   if (!query && types.includes("array") && s.maxItems !== undefined) {
     const max = s.maxItems;
-    out.push(fc.constant(must({ kind: "set", path, value: { __repeatItem: max + 1 } }, `${where}: ${max + 1} items (maxItems ${max})`)));
-    out.push(fc.constant(may({ kind: "set", path, value: { __repeatItem: max } }, `${where}: exactly maxItems ${max}`)));
+    out.push(
+      fc.constant(
+        must({ kind: "set", path, value: { __repeatItem: max + 1 } }, `${where}: ${max + 1} items (maxItems ${max})`),
+      ),
+    );
+    out.push(
+      fc.constant(may({ kind: "set", path, value: { __repeatItem: max } }, `${where}: exactly maxItems ${max}`)),
+    );
   }
   return out;
 }
@@ -485,15 +573,37 @@ export function fieldMutations(field: Field): fc.Arbitrary<LabelledMutation>[] {
 /** Mutations of the request as a whole: extra fields, raw bodies, raw query strings. */
 export function requestMutations(op: Operation): fc.Arbitrary<LabelledMutation>[] {
   const out: fc.Arbitrary<LabelledMutation>[] = [];
-  const extraKey = fc.oneof(fc.constantFrom("extra", "__proto__", "constructor", "toString", "a[b]", "x.y", "'; DROP TABLE runs; --"), fc.string({ minLength: 1, maxLength: 12 }).filter((k) => !k.includes("\u0000")));
+  const extraKey = fc.oneof(
+    fc.constantFrom("extra", "__proto__", "constructor", "toString", "a[b]", "x.y", "'; DROP TABLE runs; --"),
+    fc.string({ minLength: 1, maxLength: 12 }).filter((k) => !k.includes("\u0000")),
+  );
   if (op.method === "GET") {
-    out.push(fc.tuple(extraKey, oddString).filter(([k]) => !op.query.some((p) => p.name === k)).map(([key, value]) => may({ kind: "extra", key, value }, `extra query parameter ${JSON.stringify(key)}`)));
     out.push(
       fc
-        .constantFrom("&%ZZ=1", "&x=%FF%FE", "&x=%C0%AF", "&%=%", "&a[b][c][d][e][f][g]=1", "&x=" + "%41".repeat(2000), "&&&", "&x=1&x[]=2&x[0]=3", "&x=%E2%82")
+        .tuple(extraKey, oddString)
+        .filter(([k]) => !op.query.some((p) => p.name === k))
+        .map(([key, value]) => may({ kind: "extra", key, value }, `extra query parameter ${JSON.stringify(key)}`)),
+    );
+    out.push(
+      fc
+        .constantFrom(
+          "&%ZZ=1",
+          "&x=%FF%FE",
+          "&x=%C0%AF",
+          "&%=%",
+          "&a[b][c][d][e][f][g]=1",
+          "&x=" + "%41".repeat(2000),
+          "&&&",
+          "&x=1&x[]=2&x[0]=3",
+          "&x=%E2%82",
+        )
         .map((suffix) => may({ kind: "rawQuery", suffix }, `raw query ${suffix.slice(0, 40)}`)),
     );
-    out.push(fc.constantFrom("&extra=%00", "&%00=1").map((suffix) => must({ kind: "rawQuery", suffix }, `NUL in query ${suffix}`)));
+    out.push(
+      fc
+        .constantFrom("&extra=%00", "&%00=1")
+        .map((suffix) => must({ kind: "rawQuery", suffix }, `NUL in query ${suffix}`)),
+    );
     return out;
   }
   const props = op.body?.properties ?? {};
@@ -507,7 +617,19 @@ export function requestMutations(op: Operation): fc.Arbitrary<LabelledMutation>[
   out.push(
     fc
       .oneof(
-        fc.constantFrom("{not json", "{'a': 1}", '{"a":1,}', "<xml/>", "name=x&y=z", "{\"a\":\"\\x\"}", "{\"a\": 01}", "{\"a\": NaN}", "{\"a\": Infinity}", "}{", '{"a":"b"'),
+        fc.constantFrom(
+          "{not json",
+          "{'a': 1}",
+          '{"a":1,}',
+          "<xml/>",
+          "name=x&y=z",
+          '{"a":"\\x"}',
+          '{"a": 01}',
+          '{"a": NaN}',
+          '{"a": Infinity}',
+          "}{",
+          '{"a":"b"',
+        ),
         fc.string({ minLength: 1, maxLength: 40 }).filter((s) => {
           try {
             JSON.parse(s);
@@ -519,8 +641,16 @@ export function requestMutations(op: Operation): fc.Arbitrary<LabelledMutation>[
       )
       .map((body) => must({ kind: "rawBody", body }, `not JSON: ${JSON.stringify(body.slice(0, 40))}`)),
   );
-  out.push(fc.constantFrom("5", '"x"', "[]", "[{}]", "true", "-1e400").map((body) => must({ kind: "rawBody", body }, `JSON that is not an object: ${body}`)));
-  out.push(fc.constantFrom("null", " ", "{}").map((body) => may({ kind: "rawBody", body }, `empty-ish body ${JSON.stringify(body)}`)));
+  out.push(
+    fc
+      .constantFrom("5", '"x"', "[]", "[{}]", "true", "-1e400")
+      .map((body) => must({ kind: "rawBody", body }, `JSON that is not an object: ${body}`)),
+  );
+  out.push(
+    fc
+      .constantFrom("null", " ", "{}")
+      .map((body) => may({ kind: "rawBody", body }, `empty-ish body ${JSON.stringify(body)}`)),
+  );
   out.push(
     fc
       .constantFrom(
@@ -532,9 +662,24 @@ export function requestMutations(op: Operation): fc.Arbitrary<LabelledMutation>[
       )
       .map((body) => must({ kind: "rawBody", body }, "invalid UTF-8 in the body")),
   );
-  out.push(fc.integer({ min: 100, max: 400_000 }).map((depth) => must({ kind: "rawBody", body: "[".repeat(depth) + "]".repeat(depth) }, `body: ${depth} nested arrays`)));
+  out.push(
+    fc
+      .integer({ min: 100, max: 400_000 })
+      .map((depth) =>
+        must({ kind: "rawBody", body: "[".repeat(depth) + "]".repeat(depth) }, `body: ${depth} nested arrays`),
+      ),
+  );
   // An object whose one unknown field is nested deeply: unknown fields are ignored, so it may pass.
-  out.push(fc.integer({ min: 100, max: 150_000 }).map((depth) => may({ kind: "rawBody", body: '{"a":'.repeat(depth) + "1" + "}".repeat(depth) }, `body: ${depth} nested objects`)));
+  out.push(
+    fc
+      .integer({ min: 100, max: 150_000 })
+      .map((depth) =>
+        may(
+          { kind: "rawBody", body: '{"a":'.repeat(depth) + "1" + "}".repeat(depth) },
+          `body: ${depth} nested objects`,
+        ),
+      ),
+  );
   return out;
 }
 
@@ -556,9 +701,17 @@ export function requestPlans(op: Operation): fc.Arbitrary<RequestPlan> {
   const whole = requestMutations(op).map((arb) => ({ key: "<request>", arb }));
   const all = [...fieldArbs, ...whole];
   const one = fc.integer({ min: 0, max: all.length - 1 }).chain((i) => all[i].arb.map((m) => ({ key: all[i].key, m })));
-  const mutations = fc.uniqueArray(one, { minLength: 1, maxLength: 2, selector: (x) => x.key }).map((xs) => xs.map((x) => x.m));
-  const contentType = fc.oneof({ weight: 4, arbitrary: fc.constant(CONTENT_TYPES[0]) }, { weight: 3, arbitrary: fc.constantFrom(...CONTENT_TYPES) });
-  const encoding = fc.oneof({ weight: 9, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: fc.constantFrom("gzip", "br", "bogus") });
+  const mutations = fc
+    .uniqueArray(one, { minLength: 1, maxLength: 2, selector: (x) => x.key })
+    .map((xs) => xs.map((x) => x.m));
+  const contentType = fc.oneof(
+    { weight: 4, arbitrary: fc.constant(CONTENT_TYPES[0]) },
+    { weight: 3, arbitrary: fc.constantFrom(...CONTENT_TYPES) },
+  );
+  const encoding = fc.oneof(
+    { weight: 9, arbitrary: fc.constant(undefined) },
+    { weight: 1, arbitrary: fc.constantFrom("gzip", "br", "bogus") },
+  );
   return fc.record({ mutations, contentType, encoding }).map(({ mutations: ms, contentType: ct, encoding: enc }) => ({
     mutations: ms,
     contentType: op.method === "GET" ? null : ct.value,
@@ -627,17 +780,20 @@ export function serialise(value: unknown): string {
   return text.replace(/"\\u0001RAW(\d+)\\u0001"/g, (_m, i: string) => raws[Number(i)]);
 }
 
-const strictEncode = (s: string) => encodeURIComponent(s).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+const strictEncode = (s: string) =>
+  encodeURIComponent(s).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 
 /** Lone surrogates cannot be percent-encoded; send them as the replacement character. */
-const wellFormed = (s: string) => s.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, "\uFFFD");
+const wellFormed = (s: string) =>
+  s.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, "\uFFFD");
 
 function queryString(input: Record<string, unknown>): string {
   const parts: string[] = [];
   const add = (key: string, value: unknown) => {
     if (value instanceof RawQuery) parts.push(`${strictEncode(key)}=${value.text}`);
     else if (Array.isArray(value)) value.forEach((v) => add(key, v));
-    else if (value !== null && typeof value === "object") for (const [k, v] of Object.entries(value)) add(`${key}[${k}]`, v);
+    else if (value !== null && typeof value === "object")
+      for (const [k, v] of Object.entries(value)) add(`${key}[${k}]`, v);
     else parts.push(`${strictEncode(wellFormed(key))}=${strictEncode(wellFormed(String(value)))}`);
   };
   for (const [k, v] of Object.entries(input)) add(k, v);
@@ -664,7 +820,11 @@ function collectStrings(value: unknown, out: string[]): void {
 function blankAs(body: Uint8Array | string, contentType: string | null): boolean {
   const bytes = typeof body === "string" ? Buffer.from(body) : Buffer.from(body);
   const charset = /charset=utf-16le/i.test(contentType ?? "") ? "utf-16le" : "utf-8";
-  return new TextDecoder(charset).decode(bytes.subarray(0, charset === "utf-16le" ? bytes.length - (bytes.length % 2) : bytes.length)).trim() === "";
+  return (
+    new TextDecoder(charset)
+      .decode(bytes.subarray(0, charset === "utf-16le" ? bytes.length - (bytes.length % 2) : bytes.length))
+      .trim() === ""
+  );
 }
 
 function decodes(body: Uint8Array | string, encoding: string | undefined): boolean {
@@ -699,7 +859,13 @@ export function buildRequest(op: Operation, plan: RequestPlan, fx: Fixtures): Bu
         let value = mutation.value;
         const repeat = (value as { __repeatItem?: number } | null)?.__repeatItem;
         if (repeat !== undefined) {
-          const item = validValue(op, [...mutation.path, 0], primary(schemaAt(op, mutation.path)).items ?? {}, fx, query);
+          const item = validValue(
+            op,
+            [...mutation.path, 0],
+            primary(schemaAt(op, mutation.path)).items ?? {},
+            fx,
+            query,
+          );
           value = Array.from({ length: repeat }, () => item);
         }
         setAt(input, mutation.path, value, fill);
@@ -723,7 +889,15 @@ export function buildRequest(op: Operation, plan: RequestPlan, fx: Fixtures): Bu
   const sentStrings: string[] = [];
   collectStrings(input, sentStrings);
   if (query) {
-    return { method: op.method, path: op.path, query: queryString(input) + rawQuery, headers, sentStrings: [...sentStrings, rawQuery], mustReject, labels };
+    return {
+      method: op.method,
+      path: op.path,
+      query: queryString(input) + rawQuery,
+      headers,
+      sentStrings: [...sentStrings, rawQuery],
+      mustReject,
+      labels,
+    };
   }
   const body = rawBody ?? serialise(input);
   if (typeof body === "string") sentStrings.push(body);

@@ -27,11 +27,15 @@ describe.each(testDatabases())("concurrency (%s)", (kind) => {
   const { api } = suite;
   let experimentId: string;
   beforeAll(async () => {
-    experimentId = (await api.post<{ experiment_id: string }>("experiments/create", { name: "concurrency" })).body.experiment_id;
+    experimentId = (await api.post<{ experiment_id: string }>("experiments/create", { name: "concurrency" })).body
+      .experiment_id;
   });
 
-  const newRun = async () => (await api.post<{ run: { info: { run_id: string } } }>("runs/create", { experiment_id: experimentId })).body.run.info.run_id;
-  const count = async (sql: string, bindings: unknown[]) => Number((await suite.server.database.knex.raw(sql, bindings as never)).rows[0].n);
+  const newRun = async () =>
+    (await api.post<{ run: { info: { run_id: string } } }>("runs/create", { experiment_id: experimentId })).body.run
+      .info.run_id;
+  const count = async (sql: string, bindings: unknown[]) =>
+    Number((await suite.server.database.knex.raw(sql, bindings as never)).rows[0].n);
 
   it(`${CLIENTS} clients x ${REQUESTS_PER_CLIENT} log-batch requests to one run store exactly ${CLIENTS * REQUESTS_PER_CLIENT * BATCH_SIZE} metric rows`, async () => {
     const runId = await newRun();
@@ -57,16 +61,28 @@ describe.each(testDatabases())("concurrency (%s)", (kind) => {
     );
     expect(statuses.filter((s) => s !== 200)).toEqual([]);
     expect(statuses).toHaveLength(CLIENTS * REQUESTS_PER_CLIENT);
-    expect(await count("SELECT count(*)::int AS n FROM metrics WHERE run_uuid = ?", [runId])).toBe(CLIENTS * REQUESTS_PER_CLIENT * BATCH_SIZE);
-    expect(await count("SELECT count(DISTINCT (key, step))::int AS n FROM metrics WHERE run_uuid = ?", [runId])).toBe(CLIENTS * REQUESTS_PER_CLIENT * BATCH_SIZE);
-    expect(await count("SELECT count(*)::int AS n FROM params WHERE run_uuid = ?", [runId])).toBe(CLIENTS * REQUESTS_PER_CLIENT);
+    expect(await count("SELECT count(*)::int AS n FROM metrics WHERE run_uuid = ?", [runId])).toBe(
+      CLIENTS * REQUESTS_PER_CLIENT * BATCH_SIZE,
+    );
+    expect(await count("SELECT count(DISTINCT (key, step))::int AS n FROM metrics WHERE run_uuid = ?", [runId])).toBe(
+      CLIENTS * REQUESTS_PER_CLIENT * BATCH_SIZE,
+    );
+    expect(await count("SELECT count(*)::int AS n FROM params WHERE run_uuid = ?", [runId])).toBe(
+      CLIENTS * REQUESTS_PER_CLIENT,
+    );
     expect(await count("SELECT count(*)::int AS n FROM tags WHERE run_uuid = ? AND key = 'progress'", [runId])).toBe(1);
     // The latest value per key reflects every batch: the last step of each client.
-    const run = await api.get<{ run: { data: { metrics: Array<{ key: string; value: number; step: number }> } } }>("runs/get", { run_id: runId });
+    const run = await api.get<{ run: { data: { metrics: Array<{ key: string; value: number; step: number }> } } }>(
+      "runs/get",
+      { run_id: runId },
+    );
     const last = REQUESTS_PER_CLIENT * BATCH_SIZE - 1;
     expect(run.body.run.data.metrics).toHaveLength(CLIENTS);
     for (const m of run.body.run.data.metrics) expect(m).toMatchObject({ value: last, step: last });
-    const history = await api.get<{ metrics: unknown[] }>("metrics/get-history", { run_id: runId, metric_key: "client_7" });
+    const history = await api.get<{ metrics: unknown[] }>("metrics/get-history", {
+      run_id: runId,
+      metric_key: "client_7",
+    });
     expect(history.status, JSON.stringify(history.body).slice(0, 300)).toBe(200);
     expect(history.body.metrics).toHaveLength(REQUESTS_PER_CLIENT * BATCH_SIZE);
   });
@@ -75,7 +91,9 @@ describe.each(testDatabases())("concurrency (%s)", (kind) => {
     for (let round = 0; round < ROUNDS; round++) {
       const runId = await newRun();
       const answers = await Promise.all(
-        Array.from({ length: RACERS }, (_, i) => api.post<{ error_code?: string }>("runs/log-parameter", { run_id: runId, key: "lr", value: `value-${i}` })),
+        Array.from({ length: RACERS }, (_, i) =>
+          api.post<{ error_code?: string }>("runs/log-parameter", { run_id: runId, key: "lr", value: `value-${i}` }),
+        ),
       );
       const winners = answers.flatMap((a, i) => (a.status === 200 ? [i] : []));
       expect(winners, `round ${round}: ${JSON.stringify(answers.map((a) => a.status))}`).toHaveLength(1);
@@ -91,8 +109,13 @@ describe.each(testDatabases())("concurrency (%s)", (kind) => {
   it(`${RACERS} concurrent experiment creates (and registered-model creates) with one name: exactly one wins`, async () => {
     for (let round = 0; round < ROUNDS; round++) {
       const name = `race-${round}`;
-      const answers = await Promise.all(Array.from({ length: RACERS }, () => api.post<{ error_code?: string }>("experiments/create", { name })));
-      expect(answers.filter((a) => a.status === 200), `round ${round}: ${JSON.stringify(answers.map((a) => a.status))}`).toHaveLength(1);
+      const answers = await Promise.all(
+        Array.from({ length: RACERS }, () => api.post<{ error_code?: string }>("experiments/create", { name })),
+      );
+      expect(
+        answers.filter((a) => a.status === 200),
+        `round ${round}: ${JSON.stringify(answers.map((a) => a.status))}`,
+      ).toHaveLength(1);
       for (const a of answers.filter((x) => x.status !== 200)) {
         expect(a.status).toBe(400);
         expect(a.body.error_code).toBe("RESOURCE_ALREADY_EXISTS");
@@ -100,7 +123,11 @@ describe.each(testDatabases())("concurrency (%s)", (kind) => {
       expect(await count("SELECT count(*)::int AS n FROM experiments WHERE name = ?", [name])).toBe(1);
 
       const models = await Promise.all(
-        Array.from({ length: RACERS }, () => call<{ error_code?: string }>(suite.url, "POST", "/api/2.0/preview/tracker/registered-models/create", { name })),
+        Array.from({ length: RACERS }, () =>
+          call<{ error_code?: string }>(suite.url, "POST", "/api/2.0/preview/tracker/registered-models/create", {
+            name,
+          }),
+        ),
       );
       expect(models.filter((a) => a.status === 200)).toHaveLength(1);
       for (const a of models.filter((x) => x.status !== 200)) expect(a.body.error_code).toBe("RESOURCE_ALREADY_EXISTS");

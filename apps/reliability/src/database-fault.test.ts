@@ -3,7 +3,15 @@ import os from "node:os";
 import path from "node:path";
 import knexFactory from "knex";
 import { afterAll, describe, expect, it } from "vitest";
-import { call, leaksIn, sendRaw, startCluster, startServerProcess, type PgCluster, type ServerProcess } from "@tracker/testing";
+import {
+  call,
+  leaksIn,
+  sendRaw,
+  startCluster,
+  startServerProcess,
+  type PgCluster,
+  type ServerProcess,
+} from "@tracker/testing";
 
 /**
  * PostgreSQL dies under load and comes back. The real server process (dist/cli.js) answers 503
@@ -36,10 +44,17 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)("database faults (PostgreSQL)", 
 
   it("answers 503 while PostgreSQL is down, recovers without a restart, never half-writes a batch", async () => {
     cluster = await startCluster();
-    server = await startServerProcess(["--backend-store-uri", cluster.url, "--default-artifact-root", artifacts], { env: { LOG_LEVEL: "info" } });
+    server = await startServerProcess(["--backend-store-uri", cluster.url, "--default-artifact-root", artifacts], {
+      env: { LOG_LEVEL: "info" },
+    });
     const url = server.url;
-    const experimentId = (await call(url, "POST", "/api/2.0/tracker/experiments/create", { name: "faults" })).body.experiment_id;
-    const runId = ((await call(url, "POST", "/api/2.0/tracker/runs/create", { experiment_id: experimentId })).body as { run: { info: { run_id: string } } }).run.info.run_id;
+    const experimentId = (await call(url, "POST", "/api/2.0/tracker/experiments/create", { name: "faults" })).body
+      .experiment_id;
+    const runId = (
+      (await call(url, "POST", "/api/2.0/tracker/runs/create", { experiment_id: experimentId })).body as {
+        run: { info: { run_id: string } };
+      }
+    ).run.info.run_id;
 
     let phase: Outcome["phase"] = "before";
     let next = 0;
@@ -50,9 +65,20 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)("database faults (PostgreSQL)", 
       while (!stop) {
         const batch = next++;
         const at = phase;
-        const metrics = Array.from({ length: BATCH }, (_, i) => ({ key: `b${batch}`, value: i, timestamp: 1_700_000_000_000 + i, step: i }));
+        const metrics = Array.from({ length: BATCH }, (_, i) => ({
+          key: `b${batch}`,
+          value: i,
+          timestamp: 1_700_000_000_000 + i,
+          step: i,
+        }));
         try {
-          const answer = await sendRaw(url, "POST", "/api/2.0/tracker/runs/log-batch", JSON.stringify({ run_id: runId, metrics }), { "content-type": "application/json" });
+          const answer = await sendRaw(
+            url,
+            "POST",
+            "/api/2.0/tracker/runs/log-batch",
+            JSON.stringify({ run_id: runId, metrics }),
+            { "content-type": "application/json" },
+          );
           outcomes.push({ batch, status: answer.status, phase: at });
           if (answer.status !== 200) {
             let body: { error_code?: string; message?: string } = {};
@@ -61,7 +87,11 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)("database faults (PostgreSQL)", 
             } catch {
               // reported below
             }
-            const ok = answer.status === 503 && body.error_code === "TEMPORARILY_UNAVAILABLE" && typeof body.message === "string" && leaksIn(body.message).length === 0;
+            const ok =
+              answer.status === 503 &&
+              body.error_code === "TEMPORARILY_UNAVAILABLE" &&
+              typeof body.message === "string" &&
+              leaksIn(body.message).length === 0;
             if (!ok) badBodies.push(`${answer.status} ${answer.text}`);
           }
         } catch {
@@ -98,13 +128,17 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)("database faults (PostgreSQL)", 
     stop = true;
     await Promise.all(load);
 
-    const count = (p: Outcome["phase"], s: Outcome["status"]) => outcomes.filter((o) => o.phase === p && o.status === s).length;
+    const count = (p: Outcome["phase"], s: Outcome["status"]) =>
+      outcomes.filter((o) => o.phase === p && o.status === s).length;
     // eslint-disable-next-line no-console
     console.info(
       `database fault: ${outcomes.length} log-batch requests; before ${count("before", 200)} ok; ` +
         `down ${count("down", 200)} ok / ${count("down", 503)} x 503; after ${count("after", 200)} ok / ${count("after", 503)} x 503`,
     );
-    expect(outcomes.filter((o) => o.status === "no answer"), "every request got an answer").toEqual([]);
+    expect(
+      outcomes.filter((o) => o.status === "no answer"),
+      "every request got an answer",
+    ).toEqual([]);
     expect(outcomes.filter((o) => o.status !== 200 && o.status !== 503)).toEqual([]);
     expect(badBodies).toEqual([]);
     expect(count("before", 200)).toBeGreaterThan(0);
@@ -142,7 +176,10 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)("database faults (PostgreSQL)", 
 
     // Every line went through the logger (JSON here: stdout is not a terminal), and the outage
     // is one warning and its end another, not a driver stack trace per failed connection.
-    const lines = server.output().split("\n").filter((line) => line.trim() !== "");
+    const lines = server
+      .output()
+      .split("\n")
+      .filter((line) => line.trim() !== "");
     const records = lines.map((line) => {
       try {
         return JSON.parse(line) as { msg?: string };

@@ -1,7 +1,15 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { errorAnswerProblems, previewApi, sendRaw, startTestServer, testDatabases, trackingApi, type TestServer } from "@tracker/testing";
+import {
+  errorAnswerProblems,
+  previewApi,
+  sendRaw,
+  startTestServer,
+  testDatabases,
+  trackingApi,
+  type TestServer,
+} from "@tracker/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 /**
@@ -31,7 +39,9 @@ describe.each(testDatabases())("artifact paths cannot escape the artifact root (
     fs.writeFileSync(path.join(outside, "secret.txt"), SECRET);
     const api = trackingApi(server.url);
     const exp = (await api.post<{ experiment_id: string }>("experiments/create", { name: "paths" })).body.experiment_id;
-    const run = (await api.post<{ run: { info: { run_id: string; artifact_uri: string } } }>("runs/create", { experiment_id: exp })).body.run.info;
+    const run = (
+      await api.post<{ run: { info: { run_id: string; artifact_uri: string } } }>("runs/create", { experiment_id: exp })
+    ).body.run.info;
     runId = run.run_id;
     root = run.artifact_uri;
     fs.mkdirSync(path.join(root, "sub"), { recursive: true });
@@ -65,7 +75,15 @@ describe.each(testDatabases())("artifact paths cannot escape the artifact root (
     "x\u0000y",
   ];
   // Sent percent-encoded once more than usual: the server decodes exactly once.
-  const encoded = ["%2e%2e%2fsecret.txt", "%2E%2E/%2E%2E/etc/passwd", "..%2f..%2fetc%2fpasswd", "%2e%2e%5c%2e%2e%5csecret.txt", "%252e%252e%252fsecret.txt", "..%252f..%252f", "%c0%ae%c0%ae/secret.txt"];
+  const encoded = [
+    "%2e%2e%2fsecret.txt",
+    "%2E%2E/%2E%2E/etc/passwd",
+    "..%2f..%2fetc%2fpasswd",
+    "%2e%2e%5c%2e%2e%5csecret.txt",
+    "%252e%252e%252fsecret.txt",
+    "..%252f..%252f",
+    "%c0%ae%c0%ae/secret.txt",
+  ];
 
   const get = (p: string, query: string) => sendRaw(server.url, "GET", `${p}?${query}`);
   const q = (params: Record<string, string>) => new URLSearchParams(params).toString();
@@ -101,10 +119,15 @@ describe.each(testDatabases())("artifact paths cannot escape the artifact root (
   });
 
   it("lists and serves what is inside, and hides symlinks that lead out of the run's directory", async () => {
-    const list = await trackingApi(server.url).get<{ files: Array<{ path: string }> }>("artifacts/list", { run_id: runId });
+    const list = await trackingApi(server.url).get<{ files: Array<{ path: string }> }>("artifacts/list", {
+      run_id: runId,
+    });
     expect(list.status).toBe(200);
     expect(list.body.files.map((f) => f.path)).toEqual(["sub"]);
-    const sub = await trackingApi(server.url).get<{ files: Array<{ path: string }> }>("artifacts/list", { run_id: runId, path: "sub" });
+    const sub = await trackingApi(server.url).get<{ files: Array<{ path: string }> }>("artifacts/list", {
+      run_id: runId,
+      path: "sub",
+    });
     expect(sub.body.files.map((f) => f.path)).toEqual(["sub/ok.txt"]);
     const file = await get("/api/2.0/preview/tracker/artifacts/get", q({ run_uuid: runId, path: "sub/ok.txt" }));
     expect(file.status).toBe(200);
@@ -112,9 +135,22 @@ describe.each(testDatabases())("artifact paths cannot escape the artifact root (
   });
 
   it("does not serve runs whose artifact location lies outside the artifact root", async () => {
-    for (const location of [outside, `file://${outside}`, `${server.dataDir}/artifacts/../../${path.basename(outside)}`]) {
-      const exp = (await trackingApi(server.url).post<{ experiment_id: string }>("experiments/create", { name: `elsewhere ${location}`, artifact_location: location })).body.experiment_id;
-      const run = (await trackingApi(server.url).post<{ run: { info: { run_id: string; artifact_uri: string } } }>("runs/create", { experiment_id: exp })).body.run.info;
+    for (const location of [
+      outside,
+      `file://${outside}`,
+      `${server.dataDir}/artifacts/../../${path.basename(outside)}`,
+    ]) {
+      const exp = (
+        await trackingApi(server.url).post<{ experiment_id: string }>("experiments/create", {
+          name: `elsewhere ${location}`,
+          artifact_location: location,
+        })
+      ).body.experiment_id;
+      const run = (
+        await trackingApi(server.url).post<{ run: { info: { run_id: string; artifact_uri: string } } }>("runs/create", {
+          experiment_id: exp,
+        })
+      ).body.run.info;
       const dir = run.artifact_uri.replace(/^file:\/\//, "");
       fs.mkdirSync(dir, { recursive: true });
       fs.writeFileSync(path.join(dir, "secret.txt"), SECRET);
@@ -125,8 +161,15 @@ describe.each(testDatabases())("artifact paths cannot escape the artifact root (
       expect(got.status).toBe(400);
       expect(got.text).not.toContain(SECRET);
     }
-    const other = (await trackingApi(server.url).post<{ experiment_id: string }>("experiments/create", { name: "other host", artifact_location: "file://elsewhere.example/x" })).body.experiment_id;
-    const run = (await trackingApi(server.url).post<{ run: { info: { run_id: string } } }>("runs/create", { experiment_id: other })).body.run.info;
+    const other = (
+      await trackingApi(server.url).post<{ experiment_id: string }>("experiments/create", {
+        name: "other host",
+        artifact_location: "file://elsewhere.example/x",
+      })
+    ).body.experiment_id;
+    const run = (
+      await trackingApi(server.url).post<{ run: { info: { run_id: string } } }>("runs/create", { experiment_id: other })
+    ).body.run.info;
     expect((await trackingApi(server.url).get("artifacts/list", { run_id: run.run_id })).status).toBe(400);
   });
 });
@@ -137,8 +180,14 @@ describe.each(testDatabases())("security headers (%s)", (kind) => {
   beforeAll(async () => {
     // Local artifact folders (as with --default-artifact-root): the test writes into them directly.
     server = await startTestServer(kind, { proxyArtifacts: false });
-    const exp = (await previewApi(server.url).post<{ experiment_id: number }>("experiments/create", { name: "headers" })).body.experiment_id;
-    const run = (await previewApi(server.url).post<{ run: { info: { run_uuid: string; artifact_uri: string } } }>("runs/create", { experiment_id: exp })).body.run.info;
+    const exp = (
+      await previewApi(server.url).post<{ experiment_id: number }>("experiments/create", { name: "headers" })
+    ).body.experiment_id;
+    const run = (
+      await previewApi(server.url).post<{ run: { info: { run_uuid: string; artifact_uri: string } } }>("runs/create", {
+        experiment_id: exp,
+      })
+    ).body.run.info;
     runId = run.run_uuid;
     fs.mkdirSync(run.artifact_uri, { recursive: true });
     fs.writeFileSync(path.join(run.artifact_uri, "page.html"), "<script>alert(1)</script>");
@@ -151,12 +200,25 @@ describe.each(testDatabases())("security headers (%s)", (kind) => {
     const answers = {
       health: await sendRaw(server.url, "GET", "/health"),
       ok: await sendRaw(server.url, "GET", "/api/2.0/tracker/experiments/get?experiment_id=0"),
-      invalid: await sendRaw(server.url, "POST", "/api/2.0/tracker/experiments/create", "{}", { "content-type": "application/json" }),
-      notJson: await sendRaw(server.url, "POST", "/api/2.0/tracker/experiments/create", "{oops", { "content-type": "application/json" }),
+      invalid: await sendRaw(server.url, "POST", "/api/2.0/tracker/experiments/create", "{}", {
+        "content-type": "application/json",
+      }),
+      notJson: await sendRaw(server.url, "POST", "/api/2.0/tracker/experiments/create", "{oops", {
+        "content-type": "application/json",
+      }),
       missing: await sendRaw(server.url, "GET", "/api/2.0/tracker/experiments/get?experiment_id=987654"),
       unknown: await sendRaw(server.url, "GET", "/nothing/here"),
-      tooLarge: await sendRaw(server.url, "POST", "/api/2.0/tracker/experiments/create", JSON.stringify({ name: "x".repeat(1_100_000) })),
-      artifact: await sendRaw(server.url, "GET", `/api/2.0/preview/tracker/artifacts/get?run_uuid=${runId}&path=page.html`),
+      tooLarge: await sendRaw(
+        server.url,
+        "POST",
+        "/api/2.0/tracker/experiments/create",
+        JSON.stringify({ name: "x".repeat(1_100_000) }),
+      ),
+      artifact: await sendRaw(
+        server.url,
+        "GET",
+        `/api/2.0/preview/tracker/artifacts/get?run_uuid=${runId}&path=page.html`,
+      ),
     };
     for (const [name, answer] of Object.entries(answers)) {
       const h = answer.headers;
@@ -174,7 +236,11 @@ describe.each(testDatabases())("security headers (%s)", (kind) => {
   });
 
   it("answers requests Node's parser refuses (oversized URL or headers, garbage) with the JSON error body", async () => {
-    const longUrl = await sendRaw(server.url, "GET", `/api/2.0/tracker/experiments/get-by-name?experiment_name=${"a".repeat(20_000)}`);
+    const longUrl = await sendRaw(
+      server.url,
+      "GET",
+      `/api/2.0/tracker/experiments/get-by-name?experiment_name=${"a".repeat(20_000)}`,
+    );
     expect(errorAnswerProblems(longUrl)).toEqual([]);
     expect(JSON.parse(longUrl.text).error_code).toBe("BAD_REQUEST");
     const bigHeader = await sendRaw(server.url, "GET", "/health", undefined, { "x-filler": "b".repeat(20_000) });

@@ -4,7 +4,16 @@ import path from "node:path";
 import knexFactory from "knex";
 import { afterAll, describe, expect, inject, it } from "vitest";
 import { connectDatabase } from "@tracker/server";
-import { call, connectionRefused, holdRequest, idleKeepAlive, startServerProcess, testDatabases, type ServerProcess, type TestDatabase } from "@tracker/testing";
+import {
+  call,
+  connectionRefused,
+  holdRequest,
+  idleKeepAlive,
+  startServerProcess,
+  testDatabases,
+  type ServerProcess,
+  type TestDatabase,
+} from "@tracker/testing";
 
 /**
  * SIGTERM on the real server process (dist/cli.js): it stops accepting connections at once, closes
@@ -65,7 +74,9 @@ async function prepareStore(kind: TestDatabase): Promise<Store> {
 
 async function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what}: not within ${ms} ms`)), ms)));
+  const timeout = new Promise<never>(
+    (_, reject) => (timer = setTimeout(() => reject(new Error(`${what}: not within ${ms} ms`)), ms)),
+  );
   try {
     return await Promise.race([promise, timeout]);
   } finally {
@@ -84,9 +95,12 @@ describe.each(testDatabases())("graceful shutdown on SIGTERM (%s)", (kind) => {
   it("stops accepting, finishes the requests in flight, closes the pool and exits 0", async () => {
     store = await prepareStore(kind);
     server = await startServerProcess(store.args, { env: { LOG_LEVEL: "info" } });
-    const api = (op: string, body: Record<string, unknown>) => call(server!.url, "POST", `/api/2.0/tracker/${op}`, body);
+    const api = (op: string, body: Record<string, unknown>) =>
+      call(server!.url, "POST", `/api/2.0/tracker/${op}`, body);
     const experimentId = (await api("experiments/create", { name: "shutdown" })).body.experiment_id;
-    const runId = ((await api("runs/create", { experiment_id: experimentId })).body as { run: { info: { run_id: string } } }).run.info.run_id;
+    const runId = (
+      (await api("runs/create", { experiment_id: experimentId })).body as { run: { info: { run_id: string } } }
+    ).run.info.run_id;
 
     // Requests certainly inside the server: their headers are read (100 Continue), the body is not.
     const held = await Promise.all(
@@ -97,7 +111,12 @@ describe.each(testDatabases())("graceful shutdown on SIGTERM (%s)", (kind) => {
           "/api/2.0/tracker/runs/log-batch",
           JSON.stringify({
             run_id: runId,
-            metrics: Array.from({ length: METRICS_PER_BATCH }, (_, step) => ({ key: `inflight_${i}`, value: step / 7, timestamp: 1_700_000_000_000 + step, step })),
+            metrics: Array.from({ length: METRICS_PER_BATCH }, (_, step) => ({
+              key: `inflight_${i}`,
+              value: step / 7,
+              timestamp: 1_700_000_000_000 + step,
+              step,
+            })),
           }),
         ),
       ),
@@ -129,7 +148,9 @@ describe.each(testDatabases())("graceful shutdown on SIGTERM (%s)", (kind) => {
     expect(server.output()).toMatch(/shutting down/);
 
     // Everything the in-flight requests wrote is committed and readable after the exit.
-    const rows = await store.count(`SELECT count(*)::int AS n FROM metrics WHERE run_uuid = '${runId}' AND key LIKE 'inflight\\_%'`);
+    const rows = await store.count(
+      `SELECT count(*)::int AS n FROM metrics WHERE run_uuid = '${runId}' AND key LIKE 'inflight\\_%'`,
+    );
     expect(rows).toBe(IN_FLIGHT * METRICS_PER_BATCH);
   });
 });

@@ -97,7 +97,9 @@ export function flatten(doc: Json, raw: unknown, depth = 0): Schema {
   const own: Schema = {};
   for (const key of SCHEMA_KEYWORDS) if (node[key] !== undefined) (own as Record<string, unknown>)[key] = node[key];
   if (node.properties) {
-    own.properties = Object.fromEntries(Object.entries(node.properties as Json).map(([k, v]) => [k, flatten(doc, v, depth + 1)]));
+    own.properties = Object.fromEntries(
+      Object.entries(node.properties as Json).map(([k, v]) => [k, flatten(doc, v, depth + 1)]),
+    );
   }
   if (node.items) own.items = flatten(doc, node.items, depth + 1);
   if (Array.isArray(node.anyOf)) own.anyOf = node.anyOf.map((s) => flatten(doc, s, depth + 1));
@@ -117,14 +119,18 @@ export function operationsOf(revision: Revision): Operation[] {
     for (const method of METHODS) {
       const op = item[method.toLowerCase()] as Json | undefined;
       if (!op || typeof op.operationId !== "string") continue;
-      const parameters = [...((item.parameters as unknown[]) ?? []), ...((op.parameters as unknown[]) ?? [])].map((p) => {
-        const param = (typeof (p as Json).$ref === "string" ? lookup(doc, (p as Json).$ref as string) : p) as Json;
-        return param;
-      });
+      const parameters = [...((item.parameters as unknown[]) ?? []), ...((op.parameters as unknown[]) ?? [])].map(
+        (p) => {
+          const param = (typeof (p as Json).$ref === "string" ? lookup(doc, (p as Json).$ref as string) : p) as Json;
+          return param;
+        },
+      );
       const query = parameters
         .filter((p) => p.in === "query")
         .map((p) => ({ name: p.name as string, required: p.required === true, schema: flatten(doc, p.schema) }));
-      const bodySchema = ((op.requestBody as Json | undefined)?.content as Record<string, Json> | undefined)?.["application/json"]?.schema;
+      const bodySchema = ((op.requestBody as Json | undefined)?.content as Record<string, Json> | undefined)?.[
+        "application/json"
+      ]?.schema;
       operations.push({
         revision,
         method,

@@ -26,7 +26,13 @@ async function startOnce(dataDir, engine) {
   const started = performance.now();
   const child = spawn(process.execPath, [cli, "server", "--port", String(port), "--backend-store-uri", dataDir], {
     stdio: "ignore",
-    env: { ...process.env, DATABASE_URL: "", LOG_LEVEL: "warn", TRACKER_WORKERS: "1", TRACKER_EMBEDDED_DATABASE: engine },
+    env: {
+      ...process.env,
+      DATABASE_URL: "",
+      LOG_LEVEL: "warn",
+      TRACKER_WORKERS: "1",
+      TRACKER_EMBEDDED_DATABASE: engine,
+    },
   });
   try {
     for (;;) {
@@ -69,7 +75,9 @@ for (const engine of ["postgres", "pglite"]) {
   report.engines[engine] = result;
   for (const which of ["fresh", "existing"]) {
     const r = result[which];
-    console.log(`${engine}: startup on ${which === "fresh" ? "a new empty" : "an existing"} data dir: median ${fmt(r.median)} (min ${fmt(r.min)}, max ${fmt(r.max)}); target < ${fmt(TARGETS[engine][which])}`);
+    console.log(
+      `${engine}: startup on ${which === "fresh" ? "a new empty" : "an existing"} data dir: median ${fmt(r.median)} (min ${fmt(r.min)}, max ${fmt(r.max)}); target < ${fmt(TARGETS[engine][which])}`,
+    );
   }
 }
 if (process.env.BENCH_JSON) fs.writeFileSync(process.env.BENCH_JSON, JSON.stringify(report, null, 2));

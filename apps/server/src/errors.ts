@@ -31,7 +31,8 @@ export const invalidState = (message: string) => new TrackerError("INVALID_STATE
 const SEE_DOCS = "See the API docs for more information about request parameters.";
 
 /** MLflow's message for a required request field that is missing (or empty). */
-export const missingValue = (field: string) => invalidParameter(`Missing value for required parameter '${field}'. ${SEE_DOCS}`);
+export const missingValue = (field: string) =>
+  invalidParameter(`Missing value for required parameter '${field}'. ${SEE_DOCS}`);
 
 /** Python's name of a JSON value's type, as MLflow's messages name it. */
 export function pythonTypeName(value: unknown): string {
@@ -54,7 +55,11 @@ const MAX_VALUE_DEPTH = 10;
 function mlflowJson(value: unknown): string {
   const render = (v: unknown, depth: number): string => {
     if (depth > MAX_VALUE_DEPTH) return "...";
-    if (Array.isArray(v)) return `[${v.slice(0, 50).map((item) => render(item, depth + 1)).join(",")}${v.length > 50 ? ",..." : ""}]`;
+    if (Array.isArray(v))
+      return `[${v
+        .slice(0, 50)
+        .map((item) => render(item, depth + 1))
+        .join(",")}${v.length > 50 ? ",..." : ""}]`;
     if (v && typeof v === "object") {
       const keys = Object.keys(v).sort().slice(0, 50);
       return `{${keys.map((k) => `${JSON.stringify(k)}:${render((v as Record<string, unknown>)[k], depth + 1)}`).join(",")}}`;
@@ -67,7 +72,9 @@ function mlflowJson(value: unknown): string {
 
 /** MLflow's message for a request field of the wrong type. */
 export const wrongType = (field: string, value: unknown) =>
-  invalidParameter(`Invalid value ${mlflowJson(value)} for parameter '${field}' supplied. Hint: Value was of type '${pythonTypeName(value)}'. ${SEE_DOCS}`);
+  invalidParameter(
+    `Invalid value ${mlflowJson(value)} for parameter '${field}' supplied. Hint: Value was of type '${pythonTypeName(value)}'. ${SEE_DOCS}`,
+  );
 
 /** MLflow's message for a request field with an unacceptable value (`Invalid value 123456789 for parameter 'max_results' supplied.`). */
 export const invalidValue = (field: string, value: unknown, why?: string) =>

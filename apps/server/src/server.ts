@@ -26,7 +26,10 @@ export interface RunningServer {
 /** Opens the configured database and migrates it to the latest schema. */
 export async function openDatabase(config: TrackerConfig, logger?: Logger): Promise<Database> {
   const database = config.databaseUrl
-    ? { ...connectDatabase({ databaseUrl: config.databaseUrl, logger }), description: `PostgreSQL ${redactUrl(config.databaseUrl)}` }
+    ? {
+        ...connectDatabase({ databaseUrl: config.databaseUrl, logger }),
+        description: `PostgreSQL ${redactUrl(config.databaseUrl)}`,
+      }
     : await openEmbeddedDatabase(config, logger);
   try {
     await migrateLatest(database.knex);

@@ -20,35 +20,60 @@ const root = path.resolve(here, "../../..");
 const webDir = path.join(root, "apps/web/dist");
 const quick = process.argv.includes("--quick");
 const write = !quick && !process.argv.includes("--no-write");
-const SIZES = quick ? { runs: 100, manyRuns: 1000, chartRuns: 3, points: 10_000 } : { runs: 1000, manyRuns: 10_000, chartRuns: 10, points: 100_000 };
+const SIZES = quick
+  ? { runs: 100, manyRuns: 1000, chartRuns: 3, points: 10_000 }
+  : { runs: 1000, manyRuns: 10_000, chartRuns: 10, points: 100_000 };
 
 /** Runs `task` over `items` with at most `limit` at once. */
 async function pool<T>(items: readonly T[], limit: number, task: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
-  await Promise.all(Array.from({ length: limit }, async () => {
-    while (next < items.length) await task(items[next++]!);
-  }));
+  await Promise.all(
+    Array.from({ length: limit }, async () => {
+      while (next < items.length) await task(items[next++]!);
+    }),
+  );
 }
 
 async function seedRuns(client: TrackerClient, name: string, count: number, withMetrics: boolean): Promise<string> {
   const experimentId = await client.createExperiment(name);
-  await pool(Array.from({ length: count }, (_, i) => i), 8, async (i) => {
-    const run = await client.createRun(experimentId, { runName: `run-${i}`, startTime: 1_700_000_000_000 + i * 1000, tags: { "tracker.user": "bench" } });
-    if (withMetrics) await client.logBatch(run.info.run_id, { metrics: [{ key: "acc", value: Math.random() }, { key: "loss", value: Math.random() }], params: { lr: i % 10 } });
-  });
+  await pool(
+    Array.from({ length: count }, (_, i) => i),
+    8,
+    async (i) => {
+      const run = await client.createRun(experimentId, {
+        runName: `run-${i}`,
+        startTime: 1_700_000_000_000 + i * 1000,
+        tags: { "tracker.user": "bench" },
+      });
+      if (withMetrics)
+        await client.logBatch(run.info.run_id, {
+          metrics: [
+            { key: "acc", value: Math.random() },
+            { key: "loss", value: Math.random() },
+          ],
+          params: { lr: i % 10 },
+        });
+    },
+  );
   return experimentId;
 }
 
 async function seedChart(client: TrackerClient): Promise<string[]> {
   const experimentId = await client.createExperiment("chart");
   const ids: string[] = [];
-  for (let r = 0; r < SIZES.chartRuns; r++) ids.push((await client.createRun(experimentId, { runName: `curve-${r}` })).info.run_id);
+  for (let r = 0; r < SIZES.chartRuns; r++)
+    ids.push((await client.createRun(experimentId, { runName: `curve-${r}` })).info.run_id);
   const batches: Array<{ id: string; from: number }> = [];
   for (const id of ids) for (let from = 0; from < SIZES.points; from += 1000) batches.push({ id, from });
   await pool(batches, 4, async ({ id, from }) => {
     const metrics = Array.from({ length: Math.min(1000, SIZES.points - from) }, (_, i) => {
       const step = from + i;
-      return { key: "loss", value: Math.exp(-step / 20_000) + 0.05 * Math.sin(step / 37) + (step % 9973 === 0 ? 2 : 0), step, timestamp: 1_700_000_000_000 + step };
+      return {
+        key: "loss",
+        value: Math.exp(-step / 20_000) + 0.05 * Math.sin(step / 37) + (step % 9973 === 0 ? 2 : 0),
+        step,
+        timestamp: 1_700_000_000_000 + step,
+      };
     });
     await client.logBatch(id, { metrics });
   });
@@ -66,11 +91,21 @@ async function runsPageInteractive(page: Page, url: string, experimentId: string
 async function loadAllRows(page: Page, total: number): Promise<void> {
   const table = page.getByTestId("runs-table");
   for (;;) {
-    const loaded = await page.evaluate(() => Number(/(\d+) runs? loaded/.exec(document.body.textContent ?? "")?.[1] ?? 0));
-    const done = await page.evaluate(() => !/scroll for more/.test(document.body.textContent ?? "") && !/loading…/.test(document.body.textContent ?? ""));
+    const loaded = await page.evaluate(() =>
+      Number(/(\d+) runs? loaded/.exec(document.body.textContent ?? "")?.[1] ?? 0),
+    );
+    const done = await page.evaluate(
+      () =>
+        !/scroll for more/.test(document.body.textContent ?? "") && !/loading…/.test(document.body.textContent ?? ""),
+    );
     if (loaded >= total && done) return;
     await table.evaluate((el) => el.scrollTo(0, el.scrollHeight));
-    await page.waitForFunction((n) => Number(/(\d+) runs? loaded/.exec(document.body.textContent ?? "")?.[1] ?? 0) > n || !/scroll for more/.test(document.body.textContent ?? ""), loaded);
+    await page.waitForFunction(
+      (n) =>
+        Number(/(\d+) runs? loaded/.exec(document.body.textContent ?? "")?.[1] ?? 0) > n ||
+        !/scroll for more/.test(document.body.textContent ?? ""),
+      loaded,
+    );
   }
 }
 
@@ -101,9 +136,14 @@ async function scrollFrames(page: Page): Promise<number[]> {
 
 async function chartDrawn(page: Page, url: string, runIds: string[]): Promise<{ drawMs: number; requestMs: number }> {
   await page.goto(`${url}/compare?charts=loss&runs=${runIds.join(",")}`);
-  await page.waitForFunction(() => document.querySelector("[aria-label='Chart of loss']")?.hasAttribute("data-drawn-at"));
+  await page.waitForFunction(() =>
+    document.querySelector("[aria-label='Chart of loss']")?.hasAttribute("data-drawn-at"),
+  );
   return page.evaluate(() => {
-    const entry = performance.getEntriesByType("resource").filter((e) => e.name.includes("get-history-bulk-interval")).pop() as PerformanceResourceTiming;
+    const entry = performance
+      .getEntriesByType("resource")
+      .filter((e) => e.name.includes("get-history-bulk-interval"))
+      .pop() as PerformanceResourceTiming;
     const drawn = Number(document.querySelector("[aria-label='Chart of loss']")!.getAttribute("data-drawn-at"));
     return { drawMs: drawn - entry.responseEnd, requestMs: entry.responseEnd - entry.requestStart };
   });
@@ -140,7 +180,15 @@ async function main() {
   const client = new TrackerClient({ baseUrl: server.url });
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
   });
   try {
     const size = initialJs(webDir);
@@ -160,7 +208,9 @@ async function main() {
     await page.locator("[role=row][data-run-id]").first().waitFor();
     await loadAllRows(page, SIZES.manyRuns);
     const frames = await scrollFrames(page);
-    console.log(`scroll ${SIZES.manyRuns} rows: ${frames.length} frames, p95 ${percentile(frames, 95).toFixed(1)} ms, max ${Math.max(...frames).toFixed(1)} ms`);
+    console.log(
+      `scroll ${SIZES.manyRuns} rows: ${frames.length} frames, p95 ${percentile(frames, 95).toFixed(1)} ms, max ${Math.max(...frames).toFixed(1)} ms`,
+    );
 
     const charts: Array<{ drawMs: number; requestMs: number }> = [];
     for (let i = 0; i < 5; i++) charts.push(await chartDrawn(page, server.url, curves));
@@ -200,7 +250,10 @@ async function main() {
     );
 
     const ok = (pass: boolean) => (pass ? "yes" : "**no**");
-    const load = os.loadavg().map((l) => l.toFixed(2)).join(", ");
+    const load = os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(", ");
     const section = `## Web UI (apps/web-bench)
 
 Measured by \`pnpm bench\` (\`apps/web-bench\`) on ${new Date().toISOString().slice(0, 10)}: Debian Chromium ${browser.version()} headless, ${os.cpus().length} vCPU, Node ${process.version}, tracker on PostgreSQL (throwaway cluster), data created through \`@tracker-ml/client\`. Load average at the end: ${load} (1, 5, 15 min); the machine is shared, so figures vary with its load.

@@ -17,7 +17,10 @@ describe("web bench helpers", () => {
     fs.mkdirSync(path.join(dir, "assets"));
     fs.writeFileSync(path.join(dir, "assets", "a.js"), "x".repeat(1000));
     fs.writeFileSync(path.join(dir, "assets", "b.js"), "y");
-    fs.writeFileSync(path.join(dir, "index.html"), '<script type="module" src="/assets/a.js"></script><link rel="modulepreload" href="/assets/b.js">');
+    fs.writeFileSync(
+      path.join(dir, "index.html"),
+      '<script type="module" src="/assets/a.js"></script><link rel="modulepreload" href="/assets/b.js">',
+    );
     const size = initialJs(dir);
     expect(size.files).toEqual(["/assets/a.js", "/assets/b.js"]);
     expect(size.raw).toBe(1001);

@@ -30,7 +30,12 @@ export function initialJs(distDir: string): { files: string[]; raw: number; gzip
 }
 
 /** Replaces (or appends) the section between the markers in a Markdown file. */
-export function replaceSection(markdown: string, section: string, start = "<!-- web-ui:start -->", end = "<!-- web-ui:end -->"): string {
+export function replaceSection(
+  markdown: string,
+  section: string,
+  start = "<!-- web-ui:start -->",
+  end = "<!-- web-ui:end -->",
+): string {
   const block = `${start}\n${section.trim()}\n${end}`;
   const from = markdown.indexOf(start);
   const to = markdown.indexOf(end);

@@ -6,7 +6,8 @@ export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
 /** Launches headless Chromium with flags that keep it off the network (closed here) and the GPU. */
 export async function launchBrowser(): Promise<{ browser: Browser; close(): Promise<void> }> {
-  if (!fs.existsSync(CHROMIUM)) throw new Error(`No Chromium at ${CHROMIUM}: install it with 'apt-get install -y chromium'`);
+  if (!fs.existsSync(CHROMIUM))
+    throw new Error(`No Chromium at ${CHROMIUM}: install it with 'apt-get install -y chromium'`);
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
     headless: true,

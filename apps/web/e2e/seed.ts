@@ -36,19 +36,36 @@ export async function seed(baseUrl: string, ns: string, token?: string): Promise
     for (let step = 0; step < 50; step++) {
       const acc = spec.acc * (1 - Math.exp(-step / 8));
       metrics.push({ key: "acc", value: Number(acc.toFixed(4)), step, timestamp: t0 + i * 60_000 + step * 1000 });
-      metrics.push({ key: "loss", value: Number((1 - acc + 0.05).toFixed(4)), step, timestamp: t0 + i * 60_000 + step * 1000 });
+      metrics.push({
+        key: "loss",
+        value: Number((1 - acc + 0.05).toFixed(4)),
+        step,
+        timestamp: t0 + i * 60_000 + step * 1000,
+      });
     }
     metrics.push({ key: "acc", value: spec.acc, step: 50, timestamp: t0 + i * 60_000 + 50_000 });
     await client.logBatch(id, { metrics, params: { lr: spec.lr, model: spec.model, epochs: 50 } });
     await client.setTerminated(id, "FINISHED", t0 + i * 60_000 + 55_000);
   }
   const best = runIds["best-net"]!;
-  await client.setTag(best, `${ns}.note.content`, `## Best so far\n\nUses **mlp** with a small lr.\n\n${XSS_SCRIPT}<img src=x onerror="window.__xss=3">`);
-  const child = await client.createRun(experimentId, { runName: "best-net-fold-1", startTime: t0 + 10 * 60_000, tags: { [`${ns}.parentRunId`]: best, [`${ns}.user`]: "alice" } });
+  await client.setTag(
+    best,
+    `${ns}.note.content`,
+    `## Best so far\n\nUses **mlp** with a small lr.\n\n${XSS_SCRIPT}<img src=x onerror="window.__xss=3">`,
+  );
+  const child = await client.createRun(experimentId, {
+    runName: "best-net-fold-1",
+    startTime: t0 + 10 * 60_000,
+    tags: { [`${ns}.parentRunId`]: best, [`${ns}.user`]: "alice" },
+  });
   runIds["best-net-fold-1"] = child.info.run_id;
   await client.logMetric(child.info.run_id, "acc", 0.9, { step: 0 });
   await client.setTerminated(child.info.run_id, "FINISHED", t0 + 11 * 60_000);
-  const live = await client.createRun(experimentId, { runName: "still-training", startTime: t0 + 20 * 60_000, tags: { [`${ns}.user`]: "bob" } });
+  const live = await client.createRun(experimentId, {
+    runName: "still-training",
+    startTime: t0 + 20 * 60_000,
+    tags: { [`${ns}.user`]: "bob" },
+  });
   runIds["still-training"] = live.info.run_id;
   await client.logMetric(live.info.run_id, "acc", 0.5, { step: 0 });
 
@@ -59,7 +76,11 @@ export async function seed(baseUrl: string, ns: string, token?: string): Promise
   const bytes = (text: string) => new TextEncoder().encode(text);
   await client.uploadArtifact(best, bytes("flavors:\n  python_function:\n    loader_module: model\n"), "model/MLmodel");
   await client.uploadArtifact(best, bytes(JSON.stringify({ acc: 0.93, note: XSS_SCRIPT })), "metrics.json");
-  await client.uploadArtifact(best, bytes(`id,label,score\n1,fraud,0.97\n2,ok,"${XSS_NAME.replace(/"/g, '""')}"\n`), "predictions.csv");
+  await client.uploadArtifact(
+    best,
+    bytes(`id,label,score\n1,fraud,0.97\n2,ok,"${XSS_NAME.replace(/"/g, '""')}"\n`),
+    "predictions.csv",
+  );
   await client.uploadArtifact(best, bytes(`plain text ${XSS_SCRIPT}`), "notes.txt");
 
   const modelName = "fraud-model";

@@ -15,11 +15,18 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const webDir = process.env.TRACKER_WEB_DIR ?? path.resolve(here, "../dist");
 // Test runs keep their screenshots under test-results (gitignored); `pnpm screenshots`
 // (UPDATE_SCREENSHOTS=1) writes them to docs/screenshots, the ones the README shows.
-const screenshots = process.env.UPDATE_SCREENSHOTS === "1" ? path.resolve(here, "../../../docs/screenshots") : path.resolve(here, "../test-results/screenshots");
+const screenshots =
+  process.env.UPDATE_SCREENSHOTS === "1"
+    ? path.resolve(here, "../../../docs/screenshots")
+    : path.resolve(here, "../test-results/screenshots");
 
 async function axeViolations(page: Page): Promise<string[]> {
   const result = await new AxeBuilder({ page }).analyze();
-  const found = result.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => `${n.target.join(" ")} ${n.failureSummary ?? ""}`).join(", ")})`);
+  const found = result.violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map(
+      (v) => `${v.id}: ${v.help} (${v.nodes.map((n) => `${n.target.join(" ")} ${n.failureSummary ?? ""}`).join(", ")})`,
+    );
   return found;
 }
 
@@ -50,7 +57,8 @@ for (const kind of testDatabases()) {
     };
 
     beforeAll(async () => {
-      if (!fs.existsSync(path.join(webDir, "index.html"))) throw new Error("apps/web/dist is missing: run `pnpm build` first");
+      if (!fs.existsSync(path.join(webDir, "index.html")))
+        throw new Error("apps/web/dist is missing: run `pnpm build` first");
       server = await startTestServer(kind, { webDir });
       data = await seed(server.url, "tracker");
       const launched = await launchBrowser();
@@ -137,17 +145,30 @@ for (const kind of testDatabases()) {
       await page.getByRole("group", { name: "Columns" }).getByLabel("lr", { exact: true }).check();
       await page.getByRole("button", { name: /^Columns/ }).click();
       // Only the shown columns are fetched (ext runs/search-columns).
-      const projected = page.waitForRequest((r) => r.url().endsWith("/runs/search-columns") && JSON.stringify((r.postDataJSON() as { metric_keys?: string[] }).metric_keys) === '["acc"]');
+      const projected = page.waitForRequest(
+        (r) =>
+          r.url().endsWith("/runs/search-columns") &&
+          JSON.stringify((r.postDataJSON() as { metric_keys?: string[] }).metric_keys) === '["acc"]',
+      );
       await page.getByRole("columnheader", { name: "metrics.acc" }).getByRole("button").click();
       const sent = (await projected).postDataJSON() as { param_keys?: string[]; order_by?: string[] };
       expect(sent.param_keys).toEqual(["lr"]);
       expect(sent.order_by).toEqual(["metrics.acc DESC"]);
       await page.waitForFunction(() => new URL(location.href).searchParams.get("sort") === "metrics.acc");
       await page
-        .waitForFunction(() => document.querySelector("[role=row][data-run-id] a")?.textContent === "best-net", undefined, { timeout: 10_000 })
+        .waitForFunction(
+          () => document.querySelector("[role=row][data-run-id] a")?.textContent === "best-net",
+          undefined,
+          { timeout: 10_000 },
+        )
         .catch(async (err: unknown) => {
-          const rows = await page.locator("[role=row][data-run-id]").evaluateAll((els) => els.map((e) => `${e.getAttribute("data-run-id")}: ${e.textContent}`));
-          throw new Error(`first row is not best-net after sorting by acc (url ${page.url()}): ${JSON.stringify(rows)}`, { cause: err });
+          const rows = await page
+            .locator("[role=row][data-run-id]")
+            .evaluateAll((els) => els.map((e) => `${e.getAttribute("data-run-id")}: ${e.textContent}`));
+          throw new Error(
+            `first row is not best-net after sorting by acc (url ${page.url()}): ${JSON.stringify(rows)}`,
+            { cause: err },
+          );
         });
       const first = table.locator("[role=row][data-run-id]").first();
       expect(await first.textContent()).toContain("0.93");
@@ -177,7 +198,9 @@ for (const kind of testDatabases()) {
       // Drag-zoom on the step axis fetches that step range again from the server.
       const over = page.getByRole("img", { name: "Chart of acc" }).locator(".u-over");
       const box = (await over.boundingBox())!;
-      const refetch = page.waitForRequest((r) => r.url().includes("metrics/get-history-bulk-interval") && r.url().includes("start_step="));
+      const refetch = page.waitForRequest(
+        (r) => r.url().includes("metrics/get-history-bulk-interval") && r.url().includes("start_step="),
+      );
       await page.mouse.move(box.x + box.width * 0.2, box.y + box.height / 2);
       await page.mouse.down();
       await page.mouse.move(box.x + box.width * 0.5, box.y + box.height / 2, { steps: 5 });
@@ -186,7 +209,11 @@ for (const kind of testDatabases()) {
       await page.getByRole("button", { name: /Reset zoom \(steps/ }).waitFor();
       await page.getByLabel("log scale").check();
       await page.getByLabel("X axis").selectOption("relative");
-      await page.waitForFunction(() => new URL(location.href).searchParams.get("x") === "relative" && new URL(location.href).searchParams.get("log") === "1");
+      await page.waitForFunction(
+        () =>
+          new URL(location.href).searchParams.get("x") === "relative" &&
+          new URL(location.href).searchParams.get("log") === "1",
+      );
       await page.getByRole("img", { name: "Chart of acc" }).locator("canvas").waitFor();
       expect(await xssFired(page)).toBeUndefined();
       await shot("compare");
@@ -197,13 +224,28 @@ for (const kind of testDatabases()) {
       const client = new TrackerClient({ baseUrl: server.url });
       const running = data.runIds["still-training"]!;
       const t0 = Date.now() - 60_000;
-      await client.logBatch(running, { metrics: Array.from({ length: 31 }, (_, step) => ({ key: "loss", value: 1 / (step + 1), step, timestamp: t0 + step * 1000 })) });
+      await client.logBatch(running, {
+        metrics: Array.from({ length: 31 }, (_, step) => ({
+          key: "loss",
+          value: 1 / (step + 1),
+          step,
+          timestamp: t0 + step * 1000,
+        })),
+      });
       const runs = [data.runIds["baseline"], data.best, running].join(",");
       const chart = page.getByRole("group", { name: "loss chart" });
       const host = chart.getByRole("img", { name: "Chart of loss" });
       const fetched = (from: number, to: number) =>
-        page.waitForRequest((r) => r.url().includes("get-history-bulk-interval") && r.url().includes(`start_step=${from}&`) && r.url().includes(`end_step=${to}&`));
-      const window = async () => [Number(await host.getAttribute("data-x-min")), Number(await host.getAttribute("data-x-max"))];
+        page.waitForRequest(
+          (r) =>
+            r.url().includes("get-history-bulk-interval") &&
+            r.url().includes(`start_step=${from}&`) &&
+            r.url().includes(`end_step=${to}&`),
+        );
+      const window = async () => [
+        Number(await host.getAttribute("data-x-min")),
+        Number(await host.getAttribute("data-x-max")),
+      ];
       const zoomParam = () => page.evaluate(() => new URL(location.href).searchParams.get("zoom"));
 
       // A zoomed window in the URL is drawn and fetched at full resolution.
@@ -237,7 +279,10 @@ for (const kind of testDatabases()) {
       expect(from).toBeGreaterThan(11);
       expect(to - from).toBeCloseTo(10, 6);
       // A live refresh (the RUNNING run logs more) brings new data and keeps the window.
-      const refreshed = page.waitForResponse(async (r) => r.url().includes("get-history-bulk-interval") && (await r.text()).includes('"step":31'), { timeout: 20_000 });
+      const refreshed = page.waitForResponse(
+        async (r) => r.url().includes("get-history-bulk-interval") && (await r.text()).includes('"step":31'),
+        { timeout: 20_000 },
+      );
       const drawn = await host.getAttribute("data-drawn-at");
       await client.logMetric(running, "loss", 0.01, { step: 31 });
       await refreshed;
@@ -287,7 +332,10 @@ for (const kind of testDatabases()) {
       const download = page.waitForEvent("download");
       await artifacts.getByRole("button", { name: "Download" }).click();
       expect((await download).suggestedFilename()).toBe("predictions.csv");
-      await page.getByRole("region", { name: "Registered model versions" }).getByRole("link", { name: "fraud-model version 2" }).waitFor();
+      await page
+        .getByRole("region", { name: "Registered model versions" })
+        .getByRole("link", { name: "fraud-model version 2" })
+        .waitFor();
       expect(await xssFired(page)).toBeUndefined();
       await shot("run");
       expect(await axeViolations(page)).toEqual([]);
@@ -350,7 +398,10 @@ for (const kind of testDatabases()) {
       await page.getByRole("button", { name: "Transition" }).click();
       await page.getByTestId("stage").filter({ hasText: "Production" }).waitFor();
       await page.getByRole("link", { name: data.runIds["tiny-lr"]! }).click();
-      await page.getByRole("region", { name: "Registered model versions" }).getByRole("link", { name: "tiny-model version 1" }).waitFor();
+      await page
+        .getByRole("region", { name: "Registered model versions" })
+        .getByRole("link", { name: "tiny-model version 1" })
+        .waitFor();
     });
 
     it("refreshes RUNNING runs live, keeping the selection, and can be paused", async () => {

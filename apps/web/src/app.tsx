@@ -7,7 +7,9 @@ import { RunsPage } from "./views/runs/runs-page";
 
 // The first pages a user opens load with the app; the others (charts, Markdown, registry) on demand.
 const RunPage = lazy(() => import("./views/run/run-page").then((m) => ({ default: m.RunPage })));
-const CompareRunsPage = lazy(() => import("./views/compare/compare-page").then((m) => ({ default: m.CompareRunsPage })));
+const CompareRunsPage = lazy(() =>
+  import("./views/compare/compare-page").then((m) => ({ default: m.CompareRunsPage })),
+);
 const ModelsPage = lazy(() => import("./views/models/models-page").then((m) => ({ default: m.ModelsPage })));
 const ModelPage = lazy(() => import("./views/models/model-page").then((m) => ({ default: m.ModelPage })));
 const VersionPage = lazy(() => import("./views/models/version-page").then((m) => ({ default: m.VersionPage })));
@@ -30,24 +32,26 @@ export function App() {
       </header>
       <main id="main">
         <Suspense fallback={<Loading what="page" />}>
-        <Switch>
-          <Route path="/">
-            <Redirect to="/experiments" replace />
-          </Route>
-          <Route path="/experiments" component={ExperimentsPage} />
-          <Route path="/runs" component={RunsPage} />
-          <Route path="/runs/:runId">{(params) => <RunPage runId={params.runId} />}</Route>
-          <Route path="/compare" component={CompareRunsPage} />
-          <Route path="/models" component={ModelsPage} />
-          <Route path="/models/:name">{(params) => <ModelPage name={params.name} />}</Route>
-          <Route path="/models/:name/versions/:version">{(params) => <VersionPage name={params.name} version={params.version} />}</Route>
-          <Route>
-            <h1>Not found</h1>
-            <p>
-              No page here. <Link href="/experiments">Go to the experiments</Link>.
-            </p>
-          </Route>
-        </Switch>
+          <Switch>
+            <Route path="/">
+              <Redirect to="/experiments" replace />
+            </Route>
+            <Route path="/experiments" component={ExperimentsPage} />
+            <Route path="/runs" component={RunsPage} />
+            <Route path="/runs/:runId">{(params) => <RunPage runId={params.runId} />}</Route>
+            <Route path="/compare" component={CompareRunsPage} />
+            <Route path="/models" component={ModelsPage} />
+            <Route path="/models/:name">{(params) => <ModelPage name={params.name} />}</Route>
+            <Route path="/models/:name/versions/:version">
+              {(params) => <VersionPage name={params.name} version={params.version} />}
+            </Route>
+            <Route>
+              <h1>Not found</h1>
+              <p>
+                No page here. <Link href="/experiments">Go to the experiments</Link>.
+              </p>
+            </Route>
+          </Switch>
         </Suspense>
       </main>
       <TokenPrompt />

@@ -22,12 +22,19 @@ for (const revision of ["a", "b", "c", "ext"]) {
   const spec = require.resolve(`@tracker/spec/${name}.yaml`);
   const info = parse(fs.readFileSync(spec, "utf8")).info ?? {};
   const title = info.title ?? `tracker API, revision ${revision.toUpperCase()}`;
-  execFileSync(redocly, ["build-docs", spec, "--inlineBundle", "--title", title, "-o", path.join(dist, `${name}.html`)], {
-    cwd: root,
-    env: { ...process.env, REDOCLY_TELEMETRY: "off", REDOCLY_SUPPRESS_UPDATE_NOTICE: "true" },
-    stdio: ["ignore", "ignore", "pipe"],
-  });
-  const summary = String(info.description ?? "").split("\n").find((line) => line.trim() !== "") ?? "";
+  execFileSync(
+    redocly,
+    ["build-docs", spec, "--inlineBundle", "--title", title, "-o", path.join(dist, `${name}.html`)],
+    {
+      cwd: root,
+      env: { ...process.env, REDOCLY_TELEMETRY: "off", REDOCLY_SUPPRESS_UPDATE_NOTICE: "true" },
+      stdio: ["ignore", "ignore", "pipe"],
+    },
+  );
+  const summary =
+    String(info.description ?? "")
+      .split("\n")
+      .find((line) => line.trim() !== "") ?? "";
   pages.push({ name, title, summary });
 }
 

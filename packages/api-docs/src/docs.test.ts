@@ -9,13 +9,21 @@ import { DOCS_PAGES, docsDirectory, docsFile } from "./index.js";
 
 beforeAll(() => {
   if (!DOCS_PAGES.every((page) => fs.existsSync(docsFile(page)))) {
-    execFileSync("node", [path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "scripts", "build.mjs")], { stdio: "pipe" });
+    execFileSync("node", [path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "scripts", "build.mjs")], {
+      stdio: "pipe",
+    });
   }
 }, 120_000);
 
 describe("the rendered API reference", () => {
   it("has an index, one page per revision and one for the extensions", () => {
-    expect(fs.readdirSync(docsDirectory()).sort()).toEqual(["ext.html", "index.html", "rev-a.html", "rev-b.html", "rev-c.html"]);
+    expect(fs.readdirSync(docsDirectory()).sort()).toEqual([
+      "ext.html",
+      "index.html",
+      "rev-a.html",
+      "rev-b.html",
+      "rev-c.html",
+    ]);
   });
 
   it("links the three revisions and the extensions from the index", () => {
@@ -28,7 +36,9 @@ describe("the rendered API reference", () => {
     const html = fs.readFileSync(docsFile(`rev-${revision}`), "utf8");
     expect(html).toContain(`<title>tracker API, revision ${revision.toUpperCase()}</title>`);
     expect(html).not.toMatch(/<script[^>]+src=/);
-    expect(html).toContain(revision === "c" ? "/2.0/tracker/experiments/create" : "/2.0/preview/tracker/experiments/create");
+    expect(html).toContain(
+      revision === "c" ? "/2.0/tracker/experiments/create" : "/2.0/preview/tracker/experiments/create",
+    );
   });
 
   it("renders the extensions (ext.yaml) with Redoc embedded", () => {

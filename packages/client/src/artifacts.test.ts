@@ -22,7 +22,12 @@ describe.each(testDatabases())("artifacts through the server, end to end, on %s"
     serverDir = fs.mkdtempSync(path.join(os.tmpdir(), "tracker-server-side-"));
     training = fs.mkdtempSync(path.join(os.tmpdir(), "tracker-training-machine-"));
     store = await backendStore(kind);
-    server = await startServerProcess(["--backend-store-uri", store.uri, "--artifacts-destination", path.join(serverDir, "artifacts")]);
+    server = await startServerProcess([
+      "--backend-store-uri",
+      store.uri,
+      "--artifacts-destination",
+      path.join(serverDir, "artifacts"),
+    ]);
     client = new TrackerClient({ baseUrl: server.url, retry: false });
   });
   afterAll(async () => {
@@ -57,10 +62,19 @@ describe.each(testDatabases())("artifacts through the server, end to end, on %s"
     // A file by path (stored under its name), a folder tree in parallel, a Node stream, a Blob.
     expect(await client.uploadArtifact(runId, path.join(training, "notes.md"))).toBe("notes.md");
     const progress: number[] = [];
-    const uploaded = await client.uploadArtifacts(runId, local, "outputs", { parallel: 3, onProgress: (p) => p.path === "outputs/big.bin" && progress.push(p.bytes) });
-    expect(uploaded).toEqual(Object.keys(files).map((f) => `outputs/${f}`).sort());
+    const uploaded = await client.uploadArtifacts(runId, local, "outputs", {
+      parallel: 3,
+      onProgress: (p) => p.path === "outputs/big.bin" && progress.push(p.bytes),
+    });
+    expect(uploaded).toEqual(
+      Object.keys(files)
+        .map((f) => `outputs/${f}`)
+        .sort(),
+    );
     expect(progress.at(-1)).toBe(big.length);
-    expect(await client.uploadArtifact(runId, Readable.from([Buffer.from("streamed")]), "logs/stream.log")).toBe("logs/stream.log");
+    expect(await client.uploadArtifact(runId, Readable.from([Buffer.from("streamed")]), "logs/stream.log")).toBe(
+      "logs/stream.log",
+    );
 
     // The whole tree, through revision C's artifacts/list.
     const tree = await client.listArtifactTree(runId);
@@ -76,13 +90,18 @@ describe.each(testDatabases())("artifacts through the server, end to end, on %s"
     const out = path.join(training, "downloaded");
     const written = await client.downloadArtifacts(runId, "outputs", out, { parallel: 4 });
     expect(written).toEqual(Object.keys(files).sort());
-    for (const [name, bytes] of Object.entries(files)) expect(fs.readFileSync(path.join(out, name)).equals(bytes), name).toBe(true);
-    const single = Buffer.from(await new Response(await client.downloadArtifact(runId, "outputs/模型 é/权重.bin")).arrayBuffer());
+    for (const [name, bytes] of Object.entries(files))
+      expect(fs.readFileSync(path.join(out, name)).equals(bytes), name).toBe(true);
+    const single = Buffer.from(
+      await new Response(await client.downloadArtifact(runId, "outputs/模型 é/权重.bin")).arrayBuffer(),
+    );
     expect([...single]).toEqual([1, 2, 3, 4]);
     expect(await client.downloadArtifacts(runId, "notes.md", path.join(training, "one"))).toEqual(["notes.md"]);
 
     // Everything the server holds is below its artifacts destination, none of it in the training folder.
-    expect(fs.existsSync(path.join(serverDir, "artifacts", experimentId, runId, "artifacts", "outputs", "big.bin"))).toBe(true);
+    expect(
+      fs.existsSync(path.join(serverDir, "artifacts", experimentId, runId, "artifacts", "outputs", "big.bin")),
+    ).toBe(true);
 
     // A model logged to the run, registered from runs:/<run_id>/model and fetched as the UI does.
     fs.mkdirSync(path.join(training, "model"));
@@ -92,11 +111,18 @@ describe.each(testDatabases())("artifacts through the server, end to end, on %s"
     await client.createRegisteredModel("e2e-model");
     const version = await client.createModelVersion("e2e-model", `runs:/${runId}/model`, { runId });
     for (const file of ["MLmodel", "model.pkl"]) {
-      const res = await fetch(`${server.url}/model-versions/get-artifact?name=e2e-model&version=${version.version}&path=${file}`);
+      const res = await fetch(
+        `${server.url}/model-versions/get-artifact?name=e2e-model&version=${version.version}&path=${file}`,
+      );
       expect(res.status, file).toBe(200);
-      expect(Buffer.from(await res.arrayBuffer()).equals(fs.readFileSync(path.join(training, "model", file))), file).toBe(true);
+      expect(
+        Buffer.from(await res.arrayBuffer()).equals(fs.readFileSync(path.join(training, "model", file))),
+        file,
+      ).toBe(true);
     }
-    const viaUi = await fetch(`${server.url}/get-artifact?run_uuid=${runId}&path=${encodeURIComponent("outputs/模型 é/权重.bin")}`);
+    const viaUi = await fetch(
+      `${server.url}/get-artifact?run_uuid=${runId}&path=${encodeURIComponent("outputs/模型 é/权重.bin")}`,
+    );
     expect(viaUi.headers.get("content-disposition")).toContain("filename*=UTF-8''%E6%9D%83%E9%87%8D.bin");
   });
 });

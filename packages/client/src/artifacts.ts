@@ -37,10 +37,20 @@ export interface ArtifactFileSystem {
 const PROXY = "/api/2.0/mlflow-artifacts/artifacts";
 
 const encodePath = (p: string) => p.split("/").filter(Boolean).map(encodeURIComponent).join("/");
-const joinPath = (...parts: Array<string | undefined>) => parts.filter((p): p is string => !!p).join("/").split("/").filter(Boolean).join("/");
+const joinPath = (...parts: Array<string | undefined>) =>
+  parts
+    .filter((p): p is string => !!p)
+    .join("/")
+    .split("/")
+    .filter(Boolean)
+    .join("/");
 
 /** Runs `work` over `items`, at most `limit` at a time; rejects with the first failure. */
-export async function eachLimited<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
+export async function eachLimited<T>(
+  items: readonly T[],
+  limit: number,
+  work: (item: T) => Promise<void>,
+): Promise<void> {
   let next = 0;
   const worker = async () => {
     while (next < items.length) await work(items[next++]!);
@@ -100,7 +110,12 @@ export class ArtifactsClient extends ClientCore {
    * `<artifactPath>/<its name>`, as MLflow's `log_artifact` does; an unnamed one at `artifactPath`.
    * Returns the path of the stored file, relative to the run's artifact root.
    */
-  async uploadArtifact(runId: string, source: ArtifactBody | string | object, artifactPath?: string, options: TransferOptions = {}): Promise<string> {
+  async uploadArtifact(
+    runId: string,
+    source: ArtifactBody | string | object,
+    artifactPath?: string,
+    options: TransferOptions = {},
+  ): Promise<string> {
     const opened = await openSource(this, source);
     const target = opened.name !== undefined ? joinPath(artifactPath, opened.name) : joinPath(artifactPath);
     if (!target) throw new TypeError("artifactPath must name the file when the source has no name");
@@ -112,7 +127,12 @@ export class ArtifactsClient extends ClientCore {
    * Uploads every file below a local folder (Node), `parallel` at a time (default 8), to
    * `<artifactPath>/<relative path>`. Empty folders are not sent (as with MLflow).
    */
-  async uploadArtifacts(runId: string, dir: string, artifactPath?: string, options: TransferOptions & { parallel?: number } = {}): Promise<string[]> {
+  async uploadArtifacts(
+    runId: string,
+    dir: string,
+    artifactPath?: string,
+    options: TransferOptions & { parallel?: number } = {},
+  ): Promise<string[]> {
     const fileSystem = requireFileSystem(this, "uploadArtifacts");
     const root = await this.artifactServicePath(runId);
     const files = await fileSystem.walk(dir);
@@ -127,9 +147,15 @@ export class ArtifactsClient extends ClientCore {
   }
 
   /** The file's bytes as a web stream (in Node, `Readable.fromWeb` turns it into a Node stream). */
-  async downloadArtifact(runId: string, path: string, options: TransferOptions = {}): Promise<ReadableStream<Uint8Array>> {
+  async downloadArtifact(
+    runId: string,
+    path: string,
+    options: TransferOptions = {},
+  ): Promise<ReadableStream<Uint8Array>> {
     const root = await this.artifactServicePath(runId);
-    const response = await send(this, "GET", `${PROXY}/${encodePath(joinPath(root, path))}`, { signal: options.signal });
+    const response = await send(this, "GET", `${PROXY}/${encodePath(joinPath(root, path))}`, {
+      signal: options.signal,
+    });
     const total = response.headers.get("content-length");
     const body = response.body ?? new ReadableStream<Uint8Array>({ start: (c) => c.close() });
     const onProgress = options.onProgress;
@@ -142,16 +168,27 @@ export class ArtifactsClient extends ClientCore {
    * `parallel` files at a time (default 8), keeping the layout below `path`. Returns the files written,
    * relative to `dir`.
    */
-  async downloadArtifacts(runId: string, path: string, dir: string, options: TransferOptions & { parallel?: number } = {}): Promise<string[]> {
+  async downloadArtifacts(
+    runId: string,
+    path: string,
+    dir: string,
+    options: TransferOptions & { parallel?: number } = {},
+  ): Promise<string[]> {
     const fileSystem = requireFileSystem(this, "downloadArtifacts");
     const prefix = joinPath(path);
     const tree = (await this.listArtifactTree(runId, prefix)).filter((f) => !f.is_dir);
     const files = tree.length > 0 ? tree.map((f) => f.path) : [prefix];
-    const base = prefix.includes("/") && tree.length === 0 ? prefix.slice(0, prefix.lastIndexOf("/")) : tree.length === 0 ? "" : prefix;
+    const base =
+      prefix.includes("/") && tree.length === 0
+        ? prefix.slice(0, prefix.lastIndexOf("/"))
+        : tree.length === 0
+          ? ""
+          : prefix;
     const written: string[] = [];
     await eachLimited(files, options.parallel ?? 8, async (file) => {
       const relative = base ? file.slice(base.length + 1) : file;
-      if (relative.split("/").some((name) => name === ".." || name === "." || name === "")) throw new TypeError(`Refusing to write the artifact '${file}' outside ${dir}`);
+      if (relative.split("/").some((name) => name === ".." || name === "." || name === ""))
+        throw new TypeError(`Refusing to write the artifact '${file}' outside ${dir}`);
       await fileSystem.write(fileSystem.join(dir, relative), await this.downloadArtifact(runId, file, options));
       written.push(relative);
     });
@@ -175,14 +212,28 @@ export class ArtifactsClient extends ClientCore {
   declare listArtifacts: (runId: string, path?: string) => Promise<FileInfo[]>;
 }
 
-async function send(client: ClientCore, method: string, path: string, init: RequestInit & { duplex?: "half" } = {}): Promise<Response> {
-  const request = new Request(`${client.transfer.baseUrl}${path}`, { ...init, method, headers: { ...client.transfer.headers, ...(init.headers as Record<string, string>) } });
+async function send(
+  client: ClientCore,
+  method: string,
+  path: string,
+  init: RequestInit & { duplex?: "half" } = {},
+): Promise<Response> {
+  const request = new Request(`${client.transfer.baseUrl}${path}`, {
+    ...init,
+    method,
+    headers: { ...client.transfer.headers, ...(init.headers as Record<string, string>) },
+  });
   let response: Response;
   try {
     response = await client.transfer.fetch(request);
   } catch (cause) {
     if (cause instanceof TrackerError) throw cause;
-    throw new TrackerError({ errorCode: "NETWORK_ERROR", status: 0, message: `${method} ${path} failed: ${(cause as Error).message}`, cause });
+    throw new TrackerError({
+      errorCode: "NETWORK_ERROR",
+      status: 0,
+      message: `${method} ${path} failed: ${(cause as Error).message}`,
+      cause,
+    });
   }
   if (!response.ok && response.status !== 304) throw await failure(response);
   return response;
@@ -190,7 +241,10 @@ async function send(client: ClientCore, method: string, path: string, init: Requ
 
 function requireFileSystem(client: ArtifactsClient, method: string): ArtifactFileSystem {
   const fileSystem = client.artifactFileSystem();
-  if (!fileSystem) throw new TypeError(`${method} needs a file system: use the TrackerClient of the Node entry (@tracker-ml/client under Node)`);
+  if (!fileSystem)
+    throw new TypeError(
+      `${method} needs a file system: use the TrackerClient of the Node entry (@tracker-ml/client under Node)`,
+    );
   return fileSystem;
 }
 
@@ -203,10 +257,18 @@ async function openSource(client: ArtifactsClient, source: unknown): Promise<Ope
   if (source instanceof ReadableStream) return { body: source };
   const opened = await client.artifactFileSystem()?.open(source);
   if (opened) return opened;
-  throw new TypeError("An artifact source must be a Blob, an ArrayBuffer, a Uint8Array or a ReadableStream (or, in Node, a file path or a stream)");
+  throw new TypeError(
+    "An artifact source must be a Blob, an ArrayBuffer, a Uint8Array or a ReadableStream (or, in Node, a file path or a stream)",
+  );
 }
 
-async function putFile(client: ArtifactsClient, root: string, target: string, opened: OpenedSource, options: TransferOptions): Promise<void> {
+async function putFile(
+  client: ArtifactsClient,
+  root: string,
+  target: string,
+  opened: OpenedSource,
+  options: TransferOptions,
+): Promise<void> {
   let body: BodyInit = opened.body as BodyInit;
   const onProgress = options.onProgress;
   if (onProgress) {
@@ -218,4 +280,3 @@ async function putFile(client: ArtifactsClient, root: string, target: string, op
   if (body instanceof ReadableStream) init.duplex = "half";
   await send(client, "PUT", `${PROXY}/${encodePath(joinPath(root, target))}`, init);
 }
-

@@ -2,8 +2,10 @@ import { describe, expect, it } from "vitest";
 import { LOG_BATCH_LIMITS, batchSize, splitBatch, type WireBatch } from "./batch-limits.js";
 
 const RUN = "a".repeat(32);
-const metrics = (n: number, key = "m") => Array.from({ length: n }, (_, i) => ({ key, value: i, timestamp: 1, step: i }));
-const pairs = (n: number, prefix: string, value = "v") => Array.from({ length: n }, (_, i) => ({ key: `${prefix}${i}`, value }));
+const metrics = (n: number, key = "m") =>
+  Array.from({ length: n }, (_, i) => ({ key, value: i, timestamp: 1, step: i }));
+const pairs = (n: number, prefix: string, value = "v") =>
+  Array.from({ length: n }, (_, i) => ({ key: `${prefix}${i}`, value }));
 const bodyBytes = (chunk: WireBatch) => new TextEncoder().encode(JSON.stringify({ run_id: RUN, ...chunk })).length;
 
 function expectWithinLimits(chunks: WireBatch[]) {
@@ -50,7 +52,11 @@ describe("splitBatch", () => {
   });
 
   it("sends a single item over 1 MB alone and lets the server judge it", () => {
-    const chunks = splitBatch(RUN, { metrics: metrics(2), params: [{ key: "huge", value: "x".repeat(1_100_000) }], tags: [] });
+    const chunks = splitBatch(RUN, {
+      metrics: metrics(2),
+      params: [{ key: "huge", value: "x".repeat(1_100_000) }],
+      tags: [],
+    });
     expect(chunks.map((c) => [c.params.length, c.metrics.length])).toEqual([
       [1, 0],
       [0, 2],

@@ -79,7 +79,9 @@ export class BatchBudget {
     const counts = this.#counts;
     return (
       counts.metrics + counts.params + counts.tags >= LOG_BATCH_LIMITS.items ||
-      (counts.metrics >= LOG_BATCH_LIMITS.metrics && counts.params >= LOG_BATCH_LIMITS.params && counts.tags >= LOG_BATCH_LIMITS.tags)
+      (counts.metrics >= LOG_BATCH_LIMITS.metrics &&
+        counts.params >= LOG_BATCH_LIMITS.params &&
+        counts.tags >= LOG_BATCH_LIMITS.tags)
     );
   }
 

@@ -20,7 +20,11 @@ function recordingSink() {
   return { sink, batches };
 }
 
-const counts = (batch: LogBatchInput) => [batch.metrics?.length ?? 0, (batch.params as unknown[]).length, (batch.tags as unknown[]).length];
+const counts = (batch: LogBatchInput) => [
+  batch.metrics?.length ?? 0,
+  (batch.params as unknown[]).length,
+  (batch.tags as unknown[]).length,
+];
 
 describe("RunBatcher", () => {
   afterEach(() => {
@@ -70,7 +74,9 @@ describe("RunBatcher", () => {
       [0, 50, 100],
       [0, 0, 20],
     ]);
-    expect(batches.flatMap((b) => b.metrics ?? []).map((m) => m.step)).toEqual(Array.from({ length: 2500 }, (_, i) => i));
+    expect(batches.flatMap((b) => b.metrics ?? []).map((m) => m.step)).toEqual(
+      Array.from({ length: 2500 }, (_, i) => i),
+    );
   });
 
   it("sends on the interval, counting from the first waiting item", async () => {
@@ -166,7 +172,10 @@ describe.each(testDatabases())("RunBatcher against the server on %s", (kind) => 
     const { info } = await client.createRun(experimentId);
     const batcher = client.batcher(info.run_id, { flushIntervalMs: 20 });
     batcher.logMetric("tick", 1);
-    await vi.waitFor(async () => expect(await client.getMetricHistory(info.run_id, "tick")).toHaveLength(1), { timeout: 5_000, interval: 20 });
+    await vi.waitFor(async () => expect(await client.getMetricHistory(info.run_id, "tick")).toHaveLength(1), {
+      timeout: 5_000,
+      interval: 20,
+    });
     await batcher.close();
   });
 
@@ -176,6 +185,10 @@ describe.each(testDatabases())("RunBatcher against the server on %s", (kind) => 
     await client.deleteRun(info.run_id);
     const batcher = client.batcher(info.run_id);
     batcher.logMetric("m", 1);
-    await expect(batcher.close()).rejects.toMatchObject({ name: "TrackerError", errorCode: "INVALID_PARAMETER_VALUE", status: 400 });
+    await expect(batcher.close()).rejects.toMatchObject({
+      name: "TrackerError",
+      errorCode: "INVALID_PARAMETER_VALUE",
+      status: 400,
+    });
   });
 });

@@ -139,7 +139,9 @@ export class RunBatcher {
     const batch = this.#buffer;
     this.#buffer = emptyBuffer();
     this.#budget.reset();
-    this.#sending = this.#sending.then(() => this.#sink.logBatch(this.runId, batch)).catch((error: unknown) => this.#report(error));
+    this.#sending = this.#sending
+      .then(() => this.#sink.logBatch(this.runId, batch))
+      .catch((error: unknown) => this.#report(error));
   }
 
   #report(error: unknown): void {

@@ -37,11 +37,15 @@ function moduleGraph(entry: string): { files: string[]; bare: Set<string> } {
   return { files, bare };
 }
 
-const isNodeOnly = (specifier: string) => specifier.startsWith("node:") || builtins.has(specifier) || builtins.has(specifier.split("/")[0]);
+const isNodeOnly = (specifier: string) =>
+  specifier.startsWith("node:") || builtins.has(specifier) || builtins.has(specifier.split("/")[0]);
 
 describe("browser safety of the build", () => {
   it("has a build to check", () => {
-    expect(fs.existsSync(path.join(dist, "index.js")), "dist/index.js is missing: run `pnpm --filter @tracker-ml/client build`").toBe(true);
+    expect(
+      fs.existsSync(path.join(dist, "index.js")),
+      "dist/index.js is missing: run `pnpm --filter @tracker-ml/client build`",
+    ).toBe(true);
   });
 
   for (const entry of ["index.js", "rev-a.js", "rev-b.js", "rev-c.js"]) {

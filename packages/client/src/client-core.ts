@@ -30,6 +30,10 @@ export class ClientCore {
     const headers: Record<string, string> = { ...resolved.headers };
     if (resolved.token !== undefined) headers.Authorization = `Bearer ${resolved.token}`;
     const send = resolved.fetch;
-    this.transfer = { baseUrl: resolved.baseUrl.replace(/\/+$/, ""), headers, fetch: send ?? ((request) => globalThis.fetch(request)) };
+    this.transfer = {
+      baseUrl: resolved.baseUrl.replace(/\/+$/, ""),
+      headers,
+      fetch: send ?? ((request) => globalThis.fetch(request)),
+    };
   }
 }

@@ -33,8 +33,24 @@ export class TrackerClient extends TrackingClient {
 // holds nothing but its `raw` and `ext` clients, which TrackerClient has. A new part of the client
 // (one module per concern) is added to both lists below.
 export interface TrackerClient
-  extends RegistryClient, ModelAliasClient, RunInputsClient, ServerInfoClient, HealthClient, MetricSamplingClient, RunColumnsClient, ArtifactsClient {}
-for (const part of [RegistryClient, ModelAliasClient, RunInputsClient, ServerInfoClient, HealthClient, MetricSamplingClient, RunColumnsClient, ArtifactsClient]) {
+  extends RegistryClient,
+    ModelAliasClient,
+    RunInputsClient,
+    ServerInfoClient,
+    HealthClient,
+    MetricSamplingClient,
+    RunColumnsClient,
+    ArtifactsClient {}
+for (const part of [
+  RegistryClient,
+  ModelAliasClient,
+  RunInputsClient,
+  ServerInfoClient,
+  HealthClient,
+  MetricSamplingClient,
+  RunColumnsClient,
+  ArtifactsClient,
+]) {
   for (const name of Object.getOwnPropertyNames(part.prototype)) {
     if (name === "constructor") continue;
     const descriptor = Object.getOwnPropertyDescriptor(part.prototype, name);

@@ -44,13 +44,17 @@ export interface Run {
 }
 
 /** Tags given as an object (`{ team: "ml" }`) or as a list of key-value pairs. */
-export type TagsInput = Readonly<Record<string, string>> | ReadonlyArray<{ readonly key: string; readonly value: string }>;
+export type TagsInput =
+  | Readonly<Record<string, string>>
+  | ReadonlyArray<{ readonly key: string; readonly value: string }>;
 
 /** A param value; numbers and booleans are sent as their string form, as MLflow does. */
 export type ParamValue = string | number | boolean;
 
 /** Params given as an object (`{ lr: 0.01 }`) or as a list of key-value pairs. */
-export type ParamsInput = Readonly<Record<string, ParamValue>> | ReadonlyArray<{ readonly key: string; readonly value: ParamValue }>;
+export type ParamsInput =
+  | Readonly<Record<string, ParamValue>>
+  | ReadonlyArray<{ readonly key: string; readonly value: ParamValue }>;
 
 /** One metric value to log. */
 export interface MetricInput {

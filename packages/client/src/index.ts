@@ -25,14 +25,42 @@ export { ModelAliasClient, type ModelVersionWithAliases } from "./model-aliases.
 export { RunInputsClient, type Dataset, type DatasetInput } from "./run-inputs.js";
 export { RunColumnsClient, type RunKeys, type SearchRunsColumnsOptions } from "./run-columns.js";
 export { MetricSamplingClient, type MetricHistoryBulkIntervalOptions, type SampledMetric } from "./metric-sampling.js";
-export { ArtifactsClient, eachLimited, type ArtifactBody, type ArtifactFileSystem, type OpenedSource, type ProgressCallback, type TransferOptions } from "./artifacts.js";
+export {
+  ArtifactsClient,
+  eachLimited,
+  type ArtifactBody,
+  type ArtifactFileSystem,
+  type OpenedSource,
+  type ProgressCallback,
+  type TransferOptions,
+} from "./artifacts.js";
 export { ClientCore } from "./client-core.js";
 export { RunBatcher, type BatchSink, type RunBatcherOptions } from "./batcher.js";
 export { LOG_BATCH_LIMITS } from "./batch-limits.js";
 export { Paginated, type Page, type PageFetcher } from "./pagination.js";
-export { TrackerError, isTrackerError, type ClientErrorCode, type ErrorCode, type ServerErrorCode, type TrackerErrorInit } from "./errors.js";
-export { createClient, type ClientOptions, type RawClient, type Revision, type RevisionPaths, type TrackerClientOptions } from "./raw.js";
-export { DEFAULT_RETRY, DEFAULT_TIMEOUT_MS, type FetchLike, type RetryOptions, type TransportOptions } from "./transport.js";
+export {
+  TrackerError,
+  isTrackerError,
+  type ClientErrorCode,
+  type ErrorCode,
+  type ServerErrorCode,
+  type TrackerErrorInit,
+} from "./errors.js";
+export {
+  createClient,
+  type ClientOptions,
+  type RawClient,
+  type Revision,
+  type RevisionPaths,
+  type TrackerClientOptions,
+} from "./raw.js";
+export {
+  DEFAULT_RETRY,
+  DEFAULT_TIMEOUT_MS,
+  type FetchLike,
+  type RetryOptions,
+  type TransportOptions,
+} from "./transport.js";
 export type {
   Experiment,
   ExperimentTag,

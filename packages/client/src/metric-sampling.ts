@@ -23,9 +23,27 @@ export class MetricSamplingClient extends ClientCore {
    * `maxResults` points that keep every bucket's first, last, minimum and maximum value.
    * Points come ordered by run id, then step.
    */
-  async getMetricHistoryBulkInterval(runIds: readonly string[], metricKey: string, options: MetricHistoryBulkIntervalOptions = {}): Promise<SampledMetric[]> {
-    const query = { run_ids: [...runIds], metric_key: metricKey, start_step: options.startStep, end_step: options.endStep, max_results: options.maxResults };
-    const data = await expectData(this.ext.GET("/api/2.0/tracker/metrics/get-history-bulk-interval", { params: { query } }));
-    return data.metrics.map((m) => ({ key: m.key, value: fromWireDouble(m.value), timestamp: m.timestamp, step: m.step, runId: m.run_id }));
+  async getMetricHistoryBulkInterval(
+    runIds: readonly string[],
+    metricKey: string,
+    options: MetricHistoryBulkIntervalOptions = {},
+  ): Promise<SampledMetric[]> {
+    const query = {
+      run_ids: [...runIds],
+      metric_key: metricKey,
+      start_step: options.startStep,
+      end_step: options.endStep,
+      max_results: options.maxResults,
+    };
+    const data = await expectData(
+      this.ext.GET("/api/2.0/tracker/metrics/get-history-bulk-interval", { params: { query } }),
+    );
+    return data.metrics.map((m) => ({
+      key: m.key,
+      value: fromWireDouble(m.value),
+      timestamp: m.timestamp,
+      step: m.step,
+      runId: m.run_id,
+    }));
   }
 }

@@ -10,7 +10,9 @@ export type ModelVersionWithAliases = components["schemas"]["ModelVersionWithAli
 export class ModelAliasClient extends ClientCore {
   /** Points `alias` of the model at `version` (moving it from the version it named before). */
   async setRegisteredModelAlias(name: string, alias: string, version: string | number): Promise<void> {
-    await expectOk(this.ext.POST("/api/2.0/tracker/registered-models/alias", { body: { name, alias, version: String(version) } }));
+    await expectOk(
+      this.ext.POST("/api/2.0/tracker/registered-models/alias", { body: { name, alias, version: String(version) } }),
+    );
   }
 
   /** Removes the alias; an alias the model does not have changes nothing. */
@@ -20,7 +22,9 @@ export class ModelAliasClient extends ClientCore {
 
   /** The version `models:/<name>@<alias>` names. */
   async getModelVersionByAlias(name: string, alias: string): Promise<ModelVersionWithAliases> {
-    const data = await expectData(this.ext.GET("/api/2.0/tracker/registered-models/alias", { params: { query: { name, alias } } }));
+    const data = await expectData(
+      this.ext.GET("/api/2.0/tracker/registered-models/alias", { params: { query: { name, alias } } }),
+    );
     return data.model_version;
   }
 }

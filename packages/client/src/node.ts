@@ -21,8 +21,13 @@ export const nodeArtifactFileSystem: ArtifactFileSystem = {
       const stat = await fs.stat(source);
       if (!stat.isFile()) throw new TypeError(`${source} is not a file (use uploadArtifacts for a folder)`);
       // Small files go as one buffer (with Content-Length); larger ones are streamed from disk.
-      if (stat.size <= SMALL_FILE_BYTES) return { body: new Uint8Array(await fs.readFile(source)), name: path.basename(source), size: stat.size };
-      return { body: Readable.toWeb(createReadStream(source)) as ReadableStream<Uint8Array>, name: path.basename(source), size: stat.size };
+      if (stat.size <= SMALL_FILE_BYTES)
+        return { body: new Uint8Array(await fs.readFile(source)), name: path.basename(source), size: stat.size };
+      return {
+        body: Readable.toWeb(createReadStream(source)) as ReadableStream<Uint8Array>,
+        name: path.basename(source),
+        size: stat.size,
+      };
     }
     if (source instanceof Readable) return { body: Readable.toWeb(source) as ReadableStream<Uint8Array> };
     return undefined;
@@ -37,7 +42,10 @@ export const nodeArtifactFileSystem: ArtifactFileSystem = {
   join: (dir: string, relative: string) => path.join(dir, ...relative.split("/")),
   async write(file: string, body: ReadableStream<Uint8Array>): Promise<void> {
     await fs.mkdir(path.dirname(file), { recursive: true });
-    await pipeline(Readable.fromWeb(body as import("node:stream/web").ReadableStream<Uint8Array>), createWriteStream(file));
+    await pipeline(
+      Readable.fromWeb(body as import("node:stream/web").ReadableStream<Uint8Array>),
+      createWriteStream(file),
+    );
   },
 };
 

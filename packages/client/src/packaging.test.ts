@@ -14,14 +14,22 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const run = promisify(execFile);
 const packageDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const tscBin = path.join(path.dirname(createRequire(path.join(packageDir, "package.json")).resolve("typescript/package.json")), "bin", "tsc");
+const tscBin = path.join(
+  path.dirname(createRequire(path.join(packageDir, "package.json")).resolve("typescript/package.json")),
+  "bin",
+  "tsc",
+);
 
 const PACKAGING_TIMEOUT_MS = 240_000;
 
 /** `tracker server` as a separate process on a fresh data dir, configured by its flags alone. */
 function startTracker(dataDir: string): Promise<ServerProcess> {
   // The flags alone decide: an embedded database in dataDir, no auth, default namespace.
-  const unset = Object.fromEntries(["TRACKER_AUTH_TOKEN", "TRACKER_ARTIFACT_ROOT", "TRACKER_NAMESPACE", "TRACKER_DATA_DIR", "HOST", "PORT"].map((name) => [name, undefined]));
+  const unset = Object.fromEntries(
+    ["TRACKER_AUTH_TOKEN", "TRACKER_ARTIFACT_ROOT", "TRACKER_NAMESPACE", "TRACKER_DATA_DIR", "HOST", "PORT"].map(
+      (name) => [name, undefined],
+    ),
+  );
   return startServerProcess(["--backend-store-uri", dataDir], { env: unset, timeoutMs: 90_000 });
 }
 
@@ -137,11 +145,18 @@ describe("the packed package", () => {
 
     consumer = path.join(workDir, "consumer");
     fs.mkdirSync(path.join(consumer, "src"), { recursive: true });
-    fs.writeFileSync(path.join(consumer, "package.json"), JSON.stringify({ name: "consumer", private: true, type: "module" }, null, 2));
-    await run("npm", ["install", "--no-audit", "--no-fund", "--ignore-scripts", "--no-package-lock", "--loglevel=error", tarball], {
-      cwd: consumer,
-      env: { ...process.env, npm_config_workspaces: "false" },
-    });
+    fs.writeFileSync(
+      path.join(consumer, "package.json"),
+      JSON.stringify({ name: "consumer", private: true, type: "module" }, null, 2),
+    );
+    await run(
+      "npm",
+      ["install", "--no-audit", "--no-fund", "--ignore-scripts", "--no-package-lock", "--loglevel=error", tarball],
+      {
+        cwd: consumer,
+        env: { ...process.env, npm_config_workspaces: "false" },
+      },
+    );
     server = await serverStart;
   }, PACKAGING_TIMEOUT_MS);
 
@@ -152,13 +167,30 @@ describe("the packed package", () => {
 
   it("holds the build, declarations, README and LICENSE, and nothing from the workspace", async () => {
     const listing = await run("tar", ["-tzf", tarball]);
-    const files = listing.stdout.trim().split("\n").map((f) => f.replace(/^package\//, ""));
-    for (const required of ["package.json", "README.md", "LICENSE", "dist/index.js", "dist/index.d.ts", "dist/rev-a.js", "dist/rev-b.d.ts", "dist/rev-c.d.ts", "dist/generated/rev-c.d.ts"]) {
+    const files = listing.stdout
+      .trim()
+      .split("\n")
+      .map((f) => f.replace(/^package\//, ""));
+    for (const required of [
+      "package.json",
+      "README.md",
+      "LICENSE",
+      "dist/index.js",
+      "dist/index.d.ts",
+      "dist/rev-a.js",
+      "dist/rev-b.d.ts",
+      "dist/rev-c.d.ts",
+      "dist/generated/rev-c.d.ts",
+    ]) {
       expect(files).toContain(required);
     }
-    expect(files.filter((f) => f.startsWith("src/") || f.startsWith("scripts/") || /\.test(-d)?\./.test(f))).toEqual([]);
+    expect(files.filter((f) => f.startsWith("src/") || f.startsWith("scripts/") || /\.test(-d)?\./.test(f))).toEqual(
+      [],
+    );
 
-    const manifest = JSON.parse(fs.readFileSync(path.join(consumer, "node_modules", "@tracker-ml", "client", "package.json"), "utf8")) as {
+    const manifest = JSON.parse(
+      fs.readFileSync(path.join(consumer, "node_modules", "@tracker-ml", "client", "package.json"), "utf8"),
+    ) as {
       dependencies: Record<string, string>;
       version: string;
       license: string;
@@ -175,7 +207,14 @@ describe("the packed package", () => {
       const started = server as ServerProcess;
       fs.writeFileSync(path.join(consumer, "src", "main.ts"), program(started.url));
       fs.writeFileSync(path.join(consumer, "tsconfig.json"), JSON.stringify(tsconfig("NodeNext"), null, 2));
-      fs.writeFileSync(path.join(consumer, "tsconfig.bundler.json"), JSON.stringify({ ...tsconfig("Bundler"), compilerOptions: { ...tsconfig("Bundler").compilerOptions, noEmit: true } }, null, 2));
+      fs.writeFileSync(
+        path.join(consumer, "tsconfig.bundler.json"),
+        JSON.stringify(
+          { ...tsconfig("Bundler"), compilerOptions: { ...tsconfig("Bundler").compilerOptions, noEmit: true } },
+          null,
+          2,
+        ),
+      );
 
       const check = async (project: string) => {
         try {
@@ -188,7 +227,10 @@ describe("the packed package", () => {
       await check("tsconfig.bundler.json");
       await check("tsconfig.json");
 
-      const result = await run(process.execPath, [path.join(consumer, "dist", "main.js")], { cwd: consumer, timeout: 60_000 });
+      const result = await run(process.execPath, [path.join(consumer, "dist", "main.js")], {
+        cwd: consumer,
+        timeout: 60_000,
+      });
       const report = JSON.parse(result.stdout.trim().split("\n").pop() ?? "{}") as Record<string, unknown>;
       expect(report).toMatchObject({
         found: [report.runId],

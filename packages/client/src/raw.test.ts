@@ -22,14 +22,18 @@ describe.each(testDatabases())("raw typed clients on %s", (kind) => {
     expect(typeof id).toBe("string");
 
     const viaSubpath = createRevC({ baseUrl: server.url });
-    const { data, response } = await viaSubpath.GET("/2.0/tracker/experiments/get", { params: { query: { experiment_id: id } } });
+    const { data, response } = await viaSubpath.GET("/2.0/tracker/experiments/get", {
+      params: { query: { experiment_id: id } },
+    });
     expect(response.status).toBe(200);
     expect(data?.experiment.name).toBe("raw-c");
   });
 
   it("revision C returns error answers as { error } with the server's body", async () => {
     const api = createRevC({ baseUrl: server.url });
-    const { data, error, response } = await api.GET("/2.0/tracker/runs/get", { params: { query: { run_id: "f".repeat(32) } } });
+    const { data, error, response } = await api.GET("/2.0/tracker/runs/get", {
+      params: { query: { run_id: "f".repeat(32) } },
+    });
     expect(data).toBeUndefined();
     expect(response.status).toBe(404);
     expect(error).toMatchObject({ error_code: "RESOURCE_DOES_NOT_EXIST" });
@@ -40,19 +44,25 @@ describe.each(testDatabases())("raw typed clients on %s", (kind) => {
     const created = await api.POST("/2.0/preview/tracker/experiments/create", { body: { name: "raw-a" } });
     const id = created.data?.experiment_id;
     expect(typeof id).toBe("number");
-    const got = await api.GET("/2.0/preview/tracker/experiments/get", { params: { query: { experiment_id: id ?? -1 } } });
+    const got = await api.GET("/2.0/preview/tracker/experiments/get", {
+      params: { query: { experiment_id: id ?? -1 } },
+    });
     expect(got.data?.experiment.name).toBe("raw-a");
     expect(Array.isArray(got.data?.runs)).toBe(true);
 
     const viaMain = createClient({ baseUrl: server.url, revision: "a" });
-    expect((await viaMain.GET("/2.0/preview/tracker/experiments/list")).data?.experiments.some((e) => e.name === "raw-a")).toBe(true);
+    expect(
+      (await viaMain.GET("/2.0/preview/tracker/experiments/list")).data?.experiments.some((e) => e.name === "raw-a"),
+    ).toBe(true);
   });
 
   it("revision B: sees what revision C wrote, over the same database", async () => {
     const c = createRevC({ baseUrl: server.url });
     const created = await c.POST("/2.0/tracker/experiments/create", { body: { name: "raw-b-shared" } });
     const b = createRevB({ baseUrl: server.url });
-    const got = await b.GET("/2.0/preview/tracker/experiments/get", { params: { query: { experiment_id: Number(created.data?.experiment_id) } } });
+    const got = await b.GET("/2.0/preview/tracker/experiments/get", {
+      params: { query: { experiment_id: Number(created.data?.experiment_id) } },
+    });
     expect(got.data?.experiment.name).toBe("raw-b-shared");
   });
 

@@ -38,7 +38,8 @@ const REVISIONS: readonly Revision[] = ["a", "b", "c"];
 
 /** An openapi-fetch client for the given `paths`, sending through the retrying, timed transport. */
 export function createRawClient<Paths extends {}>(options: ClientOptions): Client<Paths> {
-  if (typeof options.baseUrl !== "string" || options.baseUrl === "") throw new TypeError("baseUrl is required, e.g. http://127.0.0.1:5000");
+  if (typeof options.baseUrl !== "string" || options.baseUrl === "")
+    throw new TypeError("baseUrl is required, e.g. http://127.0.0.1:5000");
   const prefix = (options.apiPrefix ?? "/api").replace(/\/+$/, "");
   const headers: Record<string, string> = { ...options.headers };
   if (options.token !== undefined) headers.Authorization = `Bearer ${options.token}`;
@@ -78,6 +79,7 @@ function encodeStrict(text: string): string {
  */
 export function createClient<R extends Revision = "c">(options: ClientOptions & { revision?: R }): RawClient<R> {
   const revision = options.revision ?? "c";
-  if (!REVISIONS.includes(revision)) throw new TypeError(`revision must be one of ${REVISIONS.join(", ")}, not ${String(revision)}`);
+  if (!REVISIONS.includes(revision))
+    throw new TypeError(`revision must be one of ${REVISIONS.join(", ")}, not ${String(revision)}`);
   return createRawClient<RevisionPaths[R]>(options);
 }

@@ -45,7 +45,6 @@ export interface TransitionStageOptions {
 
 /** Model registry operations of revision C, named and shaped after MLflow's MlflowClient. */
 export class RegistryClient extends ClientCore {
-
   // ----- registered models -----
 
   async createRegisteredModel(name: string, options: CreateRegisteredModelOptions = {}): Promise<RegisteredModel> {
@@ -56,17 +55,23 @@ export class RegistryClient extends ClientCore {
 
   /** The model with its tags and its latest version per stage. */
   async getRegisteredModel(name: string): Promise<RegisteredModel> {
-    const data = await expectData(this.raw.GET("/2.0/preview/tracker/registered-models/get", { params: { query: { name } } }));
+    const data = await expectData(
+      this.raw.GET("/2.0/preview/tracker/registered-models/get", { params: { query: { name } } }),
+    );
     return data.registered_model;
   }
 
   async renameRegisteredModel(name: string, newName: string): Promise<RegisteredModel> {
-    const data = await expectData(this.raw.POST("/2.0/preview/tracker/registered-models/rename", { body: { name, new_name: newName } }));
+    const data = await expectData(
+      this.raw.POST("/2.0/preview/tracker/registered-models/rename", { body: { name, new_name: newName } }),
+    );
     return data.registered_model;
   }
 
   async updateRegisteredModel(name: string, description: string): Promise<RegisteredModel> {
-    const data = await expectData(this.raw.PATCH("/2.0/preview/tracker/registered-models/update", { body: { name, description } }));
+    const data = await expectData(
+      this.raw.PATCH("/2.0/preview/tracker/registered-models/update", { body: { name, description } }),
+    );
     return data.registered_model;
   }
 
@@ -78,8 +83,15 @@ export class RegistryClient extends ClientCore {
   /** Registered models matching the options, over all pages. */
   searchRegisteredModels(options: SearchRegisteredModelsOptions = {}): Paginated<RegisteredModel> {
     return new Paginated(async (pageToken) => {
-      const query = { filter: options.filter, order_by: options.orderBy, max_results: options.pageSize, page_token: pageToken };
-      const data = await expectData(this.raw.GET("/2.0/preview/tracker/registered-models/search", { params: { query } }));
+      const query = {
+        filter: options.filter,
+        order_by: options.orderBy,
+        max_results: options.pageSize,
+        page_token: pageToken,
+      };
+      const data = await expectData(
+        this.raw.GET("/2.0/preview/tracker/registered-models/search", { params: { query } }),
+      );
       return { items: data.registered_models, nextPageToken: data.next_page_token };
     });
   }
@@ -102,7 +114,11 @@ export class RegistryClient extends ClientCore {
   // ----- model versions -----
 
   /** Registers the model artifacts at `source` as the next version of a registered model. */
-  async createModelVersion(name: string, source: string, options: CreateModelVersionOptions = {}): Promise<ModelVersion> {
+  async createModelVersion(
+    name: string,
+    source: string,
+    options: CreateModelVersionOptions = {},
+  ): Promise<ModelVersion> {
     const body = {
       name,
       source,
@@ -129,13 +145,20 @@ export class RegistryClient extends ClientCore {
 
   /** Deletes one version with its tags, for good; its number is not handed out again. */
   async deleteModelVersion(name: string, version: VersionInput): Promise<void> {
-    await expectOk(this.raw.DELETE("/2.0/preview/tracker/model-versions/delete", { body: { name, version: String(version) } }));
+    await expectOk(
+      this.raw.DELETE("/2.0/preview/tracker/model-versions/delete", { body: { name, version: String(version) } }),
+    );
   }
 
   /** Model versions matching the options, over all pages. */
   searchModelVersions(options: SearchModelVersionsOptions = {}): Paginated<ModelVersion> {
     return new Paginated(async (pageToken) => {
-      const query = { filter: options.filter, order_by: options.orderBy, max_results: options.pageSize, page_token: pageToken };
+      const query = {
+        filter: options.filter,
+        order_by: options.orderBy,
+        max_results: options.pageSize,
+        page_token: pageToken,
+      };
       const data = await expectData(this.raw.GET("/2.0/preview/tracker/model-versions/search", { params: { query } }));
       return { items: data.model_versions, nextPageToken: data.next_page_token };
     });
@@ -144,7 +167,9 @@ export class RegistryClient extends ClientCore {
   /** The URI the version's model artifacts can be downloaded from. */
   async getModelVersionDownloadUri(name: string, version: VersionInput): Promise<string> {
     const query = { name, version: String(version) };
-    const data = await expectData(this.raw.GET("/2.0/preview/tracker/model-versions/get-download-uri", { params: { query } }));
+    const data = await expectData(
+      this.raw.GET("/2.0/preview/tracker/model-versions/get-download-uri", { params: { query } }),
+    );
     return data.artifact_uri;
   }
 
@@ -155,7 +180,12 @@ export class RegistryClient extends ClientCore {
     stage: ModelVersionStageInput,
     options: TransitionStageOptions = {},
   ): Promise<ModelVersion> {
-    const body = { name, version: String(version), stage, archive_existing_versions: options.archiveExistingVersions ?? false };
+    const body = {
+      name,
+      version: String(version),
+      stage,
+      archive_existing_versions: options.archiveExistingVersions ?? false,
+    };
     const data = await expectData(this.raw.POST("/2.0/preview/tracker/model-versions/transition-stage", { body }));
     return data.model_version;
   }

@@ -11,7 +11,11 @@ interface ApiResult<T> {
 export async function expectData<T>(call: Promise<ApiResult<T>>): Promise<T> {
   const result = await settle(call);
   if (result.data === undefined) {
-    throw new TrackerError({ errorCode: "UNEXPECTED_RESPONSE", status: result.response.status, message: "The answer has no JSON body" });
+    throw new TrackerError({
+      errorCode: "UNEXPECTED_RESPONSE",
+      status: result.response.status,
+      message: "The answer has no JSON body",
+    });
   }
   return result.data;
 }

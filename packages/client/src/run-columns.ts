@@ -40,6 +40,8 @@ export class RunColumnsClient extends ClientCore {
 
   /** The distinct metric, param and tag keys of the experiments' runs (at most 5000 of each). */
   async listRunKeys(experimentIds: readonly string[]): Promise<RunKeys> {
-    return expectData(this.ext.GET("/api/2.0/tracker/runs/keys", { params: { query: { experiment_ids: [...experimentIds] } } }));
+    return expectData(
+      this.ext.GET("/api/2.0/tracker/runs/keys", { params: { query: { experiment_ids: [...experimentIds] } } }),
+    );
   }
 }

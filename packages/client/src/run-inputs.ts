@@ -14,7 +14,9 @@ export class RunInputsClient extends ClientCore {
   async logInputs(runId: string, datasets: Array<Dataset | DatasetInput>, context?: string): Promise<void> {
     const inputs: DatasetInput[] = datasets.map((d) => {
       const input: DatasetInput = "dataset" in d ? d : { dataset: d };
-      return context === undefined ? input : { ...input, tags: [...(input.tags ?? []), { key: "mlflow.data.context", value: context }] };
+      return context === undefined
+        ? input
+        : { ...input, tags: [...(input.tags ?? []), { key: "mlflow.data.context", value: context }] };
     });
     await expectOk(this.ext.POST("/api/2.0/tracker/runs/log-inputs", { body: { run_id: runId, datasets: inputs } }));
   }

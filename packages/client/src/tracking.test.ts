@@ -26,7 +26,12 @@ describe.each(testDatabases())("TrackerClient tracking operations on %s", (kind)
       expect(id).toMatch(/^[0-9]+$/);
 
       const experiment = await client.getExperiment(id);
-      expect(experiment).toMatchObject({ experiment_id: id, name: "exp-lifecycle", lifecycle_stage: "active", tags: [{ key: "team", value: "ml" }] });
+      expect(experiment).toMatchObject({
+        experiment_id: id,
+        name: "exp-lifecycle",
+        lifecycle_stage: "active",
+        tags: [{ key: "team", value: "ml" }],
+      });
       expect(experiment.artifact_location).toContain(id);
 
       await client.renameExperiment(id, "exp-lifecycle-renamed");
@@ -42,7 +47,10 @@ describe.each(testDatabases())("TrackerClient tracking operations on %s", (kind)
     });
 
     it("passes the artifact location and tags given as a list", async () => {
-      const id = await client.createExperiment("exp-location", { artifactLocation: "/tmp/somewhere", tags: [{ key: "k", value: "v" }] });
+      const id = await client.createExperiment("exp-location", {
+        artifactLocation: "/tmp/somewhere",
+        tags: [{ key: "k", value: "v" }],
+      });
       const experiment = await client.getExperiment(id);
       expect(experiment.artifact_location).toBe("/tmp/somewhere");
       expect(experiment.tags).toEqual([{ key: "k", value: "v" }]);
@@ -68,16 +76,23 @@ describe.each(testDatabases())("TrackerClient tracking operations on %s", (kind)
     it("iterates searchExperiments over every page", async () => {
       for (let i = 0; i < 5; i++) await client.createExperiment(`paged-exp-${i}`, { tags: { group: "paged" } });
       const pages: number[] = [];
-      for await (const page of client.searchExperiments({ filter: "tags.group = 'paged'", pageSize: 2 }).pages()) pages.push(page.items.length);
+      for await (const page of client.searchExperiments({ filter: "tags.group = 'paged'", pageSize: 2 }).pages())
+        pages.push(page.items.length);
       expect(pages).toEqual([2, 2, 1]);
 
       const names: string[] = [];
-      for await (const experiment of client.searchExperiments({ filter: "tags.group = 'paged'", orderBy: ["name DESC"], pageSize: 2 })) {
+      for await (const experiment of client.searchExperiments({
+        filter: "tags.group = 'paged'",
+        orderBy: ["name DESC"],
+        pageSize: 2,
+      })) {
         names.push(experiment.name);
       }
       expect(names).toEqual(["paged-exp-4", "paged-exp-3", "paged-exp-2", "paged-exp-1", "paged-exp-0"]);
 
-      expect(await client.searchExperiments({ filter: "name LIKE 'paged-exp-%'", pageSize: 2 }).toArray(3)).toHaveLength(3);
+      expect(
+        await client.searchExperiments({ filter: "name LIKE 'paged-exp-%'", pageSize: 2 }).toArray(3),
+      ).toHaveLength(3);
       expect((await client.searchExperiments({ filter: "name = 'paged-exp-3'" }).first())?.name).toBe("paged-exp-3");
     });
 
@@ -85,7 +100,9 @@ describe.each(testDatabases())("TrackerClient tracking operations on %s", (kind)
       const id = await client.createExperiment("exp-to-delete-for-search");
       await client.deleteExperiment(id);
       const active = await client.searchExperiments({ filter: "name = 'exp-to-delete-for-search'" }).toArray();
-      const deleted = await client.searchExperiments({ filter: "name = 'exp-to-delete-for-search'", viewType: "DELETED_ONLY" }).toArray();
+      const deleted = await client
+        .searchExperiments({ filter: "name = 'exp-to-delete-for-search'", viewType: "DELETED_ONLY" })
+        .toArray();
       expect(active).toEqual([]);
       expect(deleted.map((e) => e.experiment_id)).toEqual([id]);
     });
@@ -103,8 +120,18 @@ describe.each(testDatabases())("TrackerClient tracking operations on %s", (kind)
     });
 
     it("creates a run and gets it back", async () => {
-      const run = await client.createRun(experimentId, { runName: "first", startTime: 1_700_000_000_000, tags: { source: "test" } });
-      expect(run.info).toMatchObject({ experiment_id: experimentId, run_name: "first", status: "RUNNING", start_time: 1_700_000_000_000, lifecycle_stage: "active" });
+      const run = await client.createRun(experimentId, {
+        runName: "first",
+        startTime: 1_700_000_000_000,
+        tags: { source: "test" },
+      });
+      expect(run.info).toMatchObject({
+        experiment_id: experimentId,
+        run_name: "first",
+        status: "RUNNING",
+        start_time: 1_700_000_000_000,
+        lifecycle_stage: "active",
+      });
       expect(run.info.run_id).toMatch(/^[0-9a-f]{32}$/);
       expect(run.data.tags).toEqual(expect.arrayContaining([{ key: "source", value: "test" }]));
 
@@ -132,7 +159,12 @@ describe.each(testDatabases())("TrackerClient tracking operations on %s", (kind)
       expect(metrics.nan.value).toBeNaN();
       expect(metrics.inf.value).toBe(Infinity);
       expect(metrics.ninf.value).toBe(-Infinity);
-      expect(run.data.params).toEqual(expect.arrayContaining([{ key: "lr", value: "0.01" }, { key: "deep", value: "true" }]));
+      expect(run.data.params).toEqual(
+        expect.arrayContaining([
+          { key: "lr", value: "0.01" },
+          { key: "deep", value: "true" },
+        ]),
+      );
       expect(run.data.tags).toEqual(expect.arrayContaining([{ key: "stage", value: "dev" }]));
       expect(run.data.tags.map((t) => t.key)).not.toContain("gone");
 
@@ -148,7 +180,10 @@ describe.each(testDatabases())("TrackerClient tracking operations on %s", (kind)
       const { info } = await client.createRun(experimentId);
       await client.logParam(info.run_id, "p", "1");
       await client.logParam(info.run_id, "p", "1");
-      expect(await trackerError(client.logParam(info.run_id, "p", "2"))).toMatchObject({ errorCode: "INVALID_PARAMETER_VALUE", status: 400 });
+      expect(await trackerError(client.logParam(info.run_id, "p", "2"))).toMatchObject({
+        errorCode: "INVALID_PARAMETER_VALUE",
+        status: 400,
+      });
     });
 
     it("updates, terminates, deletes and restores a run", async () => {
@@ -164,18 +199,28 @@ describe.each(testDatabases())("TrackerClient tracking operations on %s", (kind)
 
       await client.deleteRun(info.run_id);
       expect((await client.getRun(info.run_id)).info.lifecycle_stage).toBe("deleted");
-      expect(await trackerError(client.logMetric(info.run_id, "m", 1))).toMatchObject({ errorCode: "INVALID_PARAMETER_VALUE" });
+      expect(await trackerError(client.logMetric(info.run_id, "m", 1))).toMatchObject({
+        errorCode: "INVALID_PARAMETER_VALUE",
+      });
       await client.restoreRun(info.run_id);
       expect((await client.getRun(info.run_id)).info.lifecycle_stage).toBe("active");
     });
 
     it("throws RESOURCE_DOES_NOT_EXIST for an unknown run", async () => {
-      expect(await trackerError(client.getRun("0".repeat(32)))).toMatchObject({ errorCode: "RESOURCE_DOES_NOT_EXIST", status: 404 });
+      expect(await trackerError(client.getRun("0".repeat(32)))).toMatchObject({
+        errorCode: "RESOURCE_DOES_NOT_EXIST",
+        status: 404,
+      });
     });
 
     it("logBatch splits a batch over the limits into several requests", async () => {
       const { info } = await client.createRun(experimentId);
-      const metrics = Array.from({ length: 2500 }, (_, i) => ({ key: "batched", value: i, step: i, timestamp: 1_000 + i }));
+      const metrics = Array.from({ length: 2500 }, (_, i) => ({
+        key: "batched",
+        value: i,
+        step: i,
+        timestamp: 1_000 + i,
+      }));
       const params = Object.fromEntries(Array.from({ length: 150 }, (_, i) => [`p${i}`, i]));
       const tags = Array.from({ length: 120 }, (_, i) => ({ key: `t${i}`, value: `v${i}` }));
       await client.logBatch(info.run_id, { metrics, params, tags });
@@ -194,7 +239,9 @@ describe.each(testDatabases())("TrackerClient tracking operations on %s", (kind)
         const { info } = await client.createRun(searchExp, { runName: `r${i}` });
         await client.logMetric(info.run_id, "acc", i / 10);
       }
-      const runs = await client.searchRuns(searchExp, { filter: "metrics.acc >= 0.2", orderBy: ["metrics.acc DESC"], pageSize: 2 }).toArray();
+      const runs = await client
+        .searchRuns(searchExp, { filter: "metrics.acc >= 0.2", orderBy: ["metrics.acc DESC"], pageSize: 2 })
+        .toArray();
       expect(runs.map((r) => r.info.run_name)).toEqual(["r6", "r5", "r4", "r3", "r2"]);
       expect(runs[0].data.metrics[0]).toMatchObject({ key: "acc", value: 0.6 });
 
@@ -236,7 +283,9 @@ describe.each(testDatabases())("TrackerClient tracking operations on %s", (kind)
       ]);
       const inner = await client.listArtifacts(info.run_id, "model");
       expect(inner).toEqual([{ path: "model/weights.bin", is_dir: false, file_size: 1234 }]);
-      expect(await trackerError(client.listArtifacts(info.run_id, "../escape"))).toMatchObject({ errorCode: "INVALID_PARAMETER_VALUE" });
+      expect(await trackerError(client.listArtifacts(info.run_id, "../escape"))).toMatchObject({
+        errorCode: "INVALID_PARAMETER_VALUE",
+      });
     });
   });
 
@@ -261,12 +310,20 @@ describe.each(testDatabases())("TrackerClient tracking operations on %s", (kind)
     });
 
     it("turns an unreachable server into NETWORK_ERROR after the retries", async () => {
-      const unreachable = new TrackerClient({ baseUrl: "http://127.0.0.1:9", retry: { retries: 1, minDelayMs: 1, maxDelayMs: 2 } });
-      expect(await trackerError(unreachable.getExperiment("0"))).toMatchObject({ errorCode: "NETWORK_ERROR", status: 0 });
+      const unreachable = new TrackerClient({
+        baseUrl: "http://127.0.0.1:9",
+        retry: { retries: 1, minDelayMs: 1, maxDelayMs: 2 },
+      });
+      expect(await trackerError(unreachable.getExperiment("0"))).toMatchObject({
+        errorCode: "NETWORK_ERROR",
+        status: 0,
+      });
     });
 
     it("exposes the raw revision C client", async () => {
-      const { data } = await client.raw.GET("/2.0/tracker/experiments/get", { params: { query: { experiment_id: "0" } } });
+      const { data } = await client.raw.GET("/2.0/tracker/experiments/get", {
+        params: { query: { experiment_id: "0" } },
+      });
       expect(data?.experiment.name).toBe("Default");
     });
   });

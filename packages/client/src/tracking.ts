@@ -74,7 +74,6 @@ const DEFAULT_SEARCH_PAGE_SIZE = 1000;
 
 /** Tracking operations of revision C, named and shaped after MLflow's MlflowClient. */
 export class TrackingClient extends ClientCore {
-
   // ----- experiments -----
 
   /** Creates an experiment and returns its id. */
@@ -85,14 +84,18 @@ export class TrackingClient extends ClientCore {
   }
 
   async getExperiment(experimentId: string): Promise<Experiment> {
-    const data = await expectData(this.raw.GET("/2.0/tracker/experiments/get", { params: { query: { experiment_id: experimentId } } }));
+    const data = await expectData(
+      this.raw.GET("/2.0/tracker/experiments/get", { params: { query: { experiment_id: experimentId } } }),
+    );
     return data.experiment;
   }
 
   /** The experiment with this exact name (active preferred over deleted), or undefined when there is none. */
   async getExperimentByName(name: string): Promise<Experiment | undefined> {
     try {
-      const data = await expectData(this.raw.GET("/2.0/tracker/experiments/get-by-name", { params: { query: { experiment_name: name } } }));
+      const data = await expectData(
+        this.raw.GET("/2.0/tracker/experiments/get-by-name", { params: { query: { experiment_name: name } } }),
+      );
       return data.experiment;
     } catch (error) {
       if (isTrackerError(error, "RESOURCE_DOES_NOT_EXIST")) return undefined;
@@ -116,7 +119,9 @@ export class TrackingClient extends ClientCore {
   }
 
   async renameExperiment(experimentId: string, newName: string): Promise<void> {
-    await expectOk(this.raw.POST("/2.0/tracker/experiments/update", { body: { experiment_id: experimentId, new_name: newName } }));
+    await expectOk(
+      this.raw.POST("/2.0/tracker/experiments/update", { body: { experiment_id: experimentId, new_name: newName } }),
+    );
   }
 
   async deleteExperiment(experimentId: string): Promise<void> {
@@ -128,7 +133,11 @@ export class TrackingClient extends ClientCore {
   }
 
   async setExperimentTag(experimentId: string, key: string, value: string): Promise<void> {
-    await expectOk(this.raw.POST("/2.0/tracker/experiments/set-experiment-tag", { body: { experiment_id: experimentId, key, value } }));
+    await expectOk(
+      this.raw.POST("/2.0/tracker/experiments/set-experiment-tag", {
+        body: { experiment_id: experimentId, key, value },
+      }),
+    );
   }
 
   // ----- runs -----
@@ -192,13 +201,21 @@ export class TrackingClient extends ClientCore {
 
   /** Appends one value to a metric (NaN and ±Infinity included). */
   async logMetric(runId: string, key: string, value: number, options: LogMetricOptions = {}): Promise<void> {
-    const body = { run_id: runId, key, value: toWireDouble(value), timestamp: options.timestamp ?? Date.now(), step: options.step ?? 0 };
+    const body = {
+      run_id: runId,
+      key,
+      value: toWireDouble(value),
+      timestamp: options.timestamp ?? Date.now(),
+      step: options.step ?? 0,
+    };
     await expectOk(this.raw.POST("/2.0/tracker/runs/log-metric", { body }));
   }
 
   /** Records a param; a param cannot change its value once logged. */
   async logParam(runId: string, key: string, value: ParamValue): Promise<void> {
-    await expectOk(this.raw.POST("/2.0/tracker/runs/log-parameter", { body: { run_id: runId, key, value: String(value) } }));
+    await expectOk(
+      this.raw.POST("/2.0/tracker/runs/log-parameter", { body: { run_id: runId, key, value: String(value) } }),
+    );
   }
 
   async setTag(runId: string, key: string, value: string): Promise<void> {
@@ -227,12 +244,16 @@ export class TrackingClient extends ClientCore {
 
   /** Records a logged model (its MLmodel descriptor) on a run. Experimental in the API. */
   async logModel(runId: string, model: Readonly<Record<string, unknown>>): Promise<void> {
-    await expectOk(this.raw.POST("/2.0/tracker/runs/log-model", { body: { run_id: runId, model_json: JSON.stringify(model) } }));
+    await expectOk(
+      this.raw.POST("/2.0/tracker/runs/log-model", { body: { run_id: runId, model_json: JSON.stringify(model) } }),
+    );
   }
 
   /** Every value ever logged for one metric of a run (in no guaranteed order). */
   async getMetricHistory(runId: string, key: string): Promise<Metric[]> {
-    const data = await expectData(this.raw.GET("/2.0/tracker/metrics/get-history", { params: { query: { run_id: runId, metric_key: key } } }));
+    const data = await expectData(
+      this.raw.GET("/2.0/tracker/metrics/get-history", { params: { query: { run_id: runId, metric_key: key } } }),
+    );
     return data.metrics.map(fromWireMetric);
   }
 

@@ -24,20 +24,31 @@ function scripted(...steps: Step[]) {
 const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
   new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json", ...headers } });
 const unavailable = () => json(503, { error_code: "TEMPORARILY_UNAVAILABLE", message: "database unreachable" });
-const refused = () => new TypeError("fetch failed", { cause: Object.assign(new Error("connect ECONNREFUSED"), { code: "ECONNREFUSED" }) });
-const reset = () => new TypeError("fetch failed", { cause: Object.assign(new Error("socket hang up"), { code: "ECONNRESET" }) });
+const refused = () =>
+  new TypeError("fetch failed", { cause: Object.assign(new Error("connect ECONNREFUSED"), { code: "ECONNREFUSED" }) });
+const reset = () =>
+  new TypeError("fetch failed", { cause: Object.assign(new Error("socket hang up"), { code: "ECONNRESET" }) });
 const get = (op: string) => new Request(`${BASE}/${op}`);
 const post = (op: string, body: unknown, signal?: AbortSignal) =>
-  new Request(`${BASE}/${op}`, { method: "POST", body: JSON.stringify(body), headers: { "content-type": "application/json" }, signal });
+  new Request(`${BASE}/${op}`, {
+    method: "POST",
+    body: JSON.stringify(body),
+    headers: { "content-type": "application/json" },
+    signal,
+  });
 
 describe("isIdempotent", () => {
   it("counts GETs and the read-only POSTs", () => {
     expect(isIdempotent(get("runs/get"))).toBe(true);
     expect(isIdempotent(post("runs/search", {}))).toBe(true);
     expect(isIdempotent(post("experiments/search", {}))).toBe(true);
-    expect(isIdempotent(new Request("http://x/api/2.0/tracker/registered-models/get-latest-versions", { method: "POST" }))).toBe(true);
+    expect(
+      isIdempotent(new Request("http://x/api/2.0/tracker/registered-models/get-latest-versions", { method: "POST" })),
+    ).toBe(true);
     expect(isIdempotent(post("runs/log-metric", {}))).toBe(false);
-    expect(isIdempotent(new Request("http://x/api/2.0/preview/tracker/registered-models/delete", { method: "DELETE" }))).toBe(false);
+    expect(
+      isIdempotent(new Request("http://x/api/2.0/preview/tracker/registered-models/delete", { method: "DELETE" })),
+    ).toBe(false);
   });
 });
 
@@ -72,11 +83,15 @@ describe("createTransport retries", () => {
 
   it("retries a write when the connection was refused, but not after a reset or a 502/500", async () => {
     const refusedOnce = scripted(refused(), json(200, {}));
-    expect((await createTransport({ fetch: refusedOnce.fetch, retry: FAST })(post("runs/log-metric", {}))).status).toBe(200);
+    expect((await createTransport({ fetch: refusedOnce.fetch, retry: FAST })(post("runs/log-metric", {}))).status).toBe(
+      200,
+    );
     expect(refusedOnce.sent).toHaveLength(2);
 
     const resetOnce = scripted(reset(), json(200, {}));
-    expect(await trackerError(createTransport({ fetch: resetOnce.fetch, retry: FAST })(post("runs/log-metric", {})))).toMatchObject({
+    expect(
+      await trackerError(createTransport({ fetch: resetOnce.fetch, retry: FAST })(post("runs/log-metric", {}))),
+    ).toMatchObject({
       errorCode: "NETWORK_ERROR",
       status: 0,
     });
@@ -84,7 +99,9 @@ describe("createTransport retries", () => {
 
     for (const status of [500, 502]) {
       const failing = scripted(json(status, { error_code: "INTERNAL_ERROR", message: "boom" }), json(200, {}));
-      expect((await createTransport({ fetch: failing.fetch, retry: FAST })(post("runs/create", {}))).status).toBe(status);
+      expect((await createTransport({ fetch: failing.fetch, retry: FAST })(post("runs/create", {}))).status).toBe(
+        status,
+      );
       expect(failing.sent).toHaveLength(1);
     }
   });
@@ -113,18 +130,24 @@ describe("createTransport retries", () => {
 
 describe("createTransport timeouts and aborts", () => {
   const hang = (request: Request) =>
-    new Promise<Response>((_, reject) => request.signal.addEventListener("abort", () => reject(request.signal.reason), { once: true }));
+    new Promise<Response>((_, reject) =>
+      request.signal.addEventListener("abort", () => reject(request.signal.reason), { once: true }),
+    );
 
   it("fails an attempt that takes longer than timeoutMs with TIMEOUT, after retrying reads", async () => {
     const { fetch, sent } = scripted(hang);
-    const error = await trackerError(createTransport({ fetch, timeoutMs: 20, retry: { retries: 1, minDelayMs: 1, maxDelayMs: 1 } })(get("runs/get")));
+    const error = await trackerError(
+      createTransport({ fetch, timeoutMs: 20, retry: { retries: 1, minDelayMs: 1, maxDelayMs: 1 } })(get("runs/get")),
+    );
     expect(error).toMatchObject({ errorCode: "TIMEOUT", status: 0 });
     expect(sent).toHaveLength(2);
   });
 
   it("does not retry a timed-out write", async () => {
     const { fetch, sent } = scripted(hang);
-    expect(await trackerError(createTransport({ fetch, timeoutMs: 20, retry: FAST })(post("runs/log-metric", {})))).toMatchObject({ errorCode: "TIMEOUT" });
+    expect(
+      await trackerError(createTransport({ fetch, timeoutMs: 20, retry: FAST })(post("runs/log-metric", {}))),
+    ).toMatchObject({ errorCode: "TIMEOUT" });
     expect(sent).toHaveLength(1);
   });
 
@@ -139,7 +162,9 @@ describe("createTransport timeouts and aborts", () => {
       return Promise.resolve(new Response(body, { status: 200 }));
     };
     const { fetch } = scripted(slowBody);
-    expect(await trackerError(createTransport({ fetch, timeoutMs: 20, retry: false })(get("runs/get")))).toMatchObject({ errorCode: "TIMEOUT" });
+    expect(await trackerError(createTransport({ fetch, timeoutMs: 20, retry: false })(get("runs/get")))).toMatchObject({
+      errorCode: "TIMEOUT",
+    });
   });
 
   it("turns the caller's abort into ABORTED without retrying", async () => {
@@ -192,7 +217,9 @@ describe("TrackerClient over a custom fetch", () => {
         return json(200, { registered_models: [] });
       },
     });
-    await client.searchRegisteredModels({ filter: "name = 'it''s (new)!*'", orderBy: ["name DESC", "last_updated_timestamp"] }).toArray();
+    await client
+      .searchRegisteredModels({ filter: "name = 'it''s (new)!*'", orderBy: ["name DESC", "last_updated_timestamp"] })
+      .toArray();
     expect(new URL(urls[0]).search).toBe(
       "?filter=name%20%3D%20%27it%27%27s%20%28new%29%21%2A%27&order_by=name%20DESC&order_by=last_updated_timestamp",
     );
@@ -200,11 +227,15 @@ describe("TrackerClient over a custom fetch", () => {
 
   it("throws UNEXPECTED_RESPONSE for a success that is not JSON, and keeps status for HTML errors", async () => {
     const html = scripted(new Response("<html>hi</html>", { status: 200 }));
-    expect(await trackerError(new TrackerClient({ baseUrl: "http://t", fetch: html.fetch }).getRun("x"))).toMatchObject({
-      errorCode: "UNEXPECTED_RESPONSE",
-    });
+    expect(await trackerError(new TrackerClient({ baseUrl: "http://t", fetch: html.fetch }).getRun("x"))).toMatchObject(
+      {
+        errorCode: "UNEXPECTED_RESPONSE",
+      },
+    );
     const gateway = scripted(new Response("<html>Bad gateway</html>", { status: 502 }));
-    expect(await trackerError(new TrackerClient({ baseUrl: "http://t", fetch: gateway.fetch, retry: false }).getRun("x"))).toMatchObject({
+    expect(
+      await trackerError(new TrackerClient({ baseUrl: "http://t", fetch: gateway.fetch, retry: false }).getRun("x")),
+    ).toMatchObject({
       errorCode: "INTERNAL_ERROR",
       status: 502,
     });

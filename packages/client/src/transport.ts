@@ -54,7 +54,8 @@ export function isIdempotent(request: Request): boolean {
  * {@link TrackerError}; HTTP answers, successful or not, are returned with their body read in full.
  */
 export function createTransport(options: TransportOptions = {}): FetchLike {
-  const retry: RetryOptions = options.retry === false ? { ...DEFAULT_RETRY, retries: 0 } : { ...DEFAULT_RETRY, ...options.retry };
+  const retry: RetryOptions =
+    options.retry === false ? { ...DEFAULT_RETRY, retries: 0 } : { ...DEFAULT_RETRY, ...options.retry };
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const send: FetchLike = options.fetch ?? ((request) => globalThis.fetch(request));
 
@@ -69,7 +70,10 @@ export function createTransport(options: TransportOptions = {}): FetchLike {
         response = await attemptOnce(send, request, body, timeoutMs);
       } catch (error) {
         const failure = toTransportError(error, callerSignal, timeoutMs);
-        const retryable = failure.errorCode === "NETWORK_ERROR" ? idempotent || wasNotSent(error) : failure.errorCode === "TIMEOUT" && idempotent;
+        const retryable =
+          failure.errorCode === "NETWORK_ERROR"
+            ? idempotent || wasNotSent(error)
+            : failure.errorCode === "TIMEOUT" && idempotent;
         if (!canRetry || !retryable) throw failure;
         await delay(backoffMs(retry, attempt), callerSignal);
         continue;
@@ -82,13 +86,21 @@ export function createTransport(options: TransportOptions = {}): FetchLike {
 }
 
 /** One attempt: sends a fresh copy of the request and reads the whole answer under the timeout. */
-async function attemptOnce(send: FetchLike, template: Request, body: ArrayBuffer | undefined, timeoutMs: number): Promise<Response> {
+async function attemptOnce(
+  send: FetchLike,
+  template: Request,
+  body: ArrayBuffer | undefined,
+  timeoutMs: number,
+): Promise<Response> {
   const controller = new AbortController();
   const callerSignal = template.signal;
   const onCallerAbort = () => controller.abort(callerSignal.reason);
   if (callerSignal.aborted) onCallerAbort();
   else callerSignal.addEventListener("abort", onCallerAbort, { once: true });
-  const timer = timeoutMs > 0 && Number.isFinite(timeoutMs) ? setTimeout(() => controller.abort(new TimeoutMarker()), timeoutMs) : undefined;
+  const timer =
+    timeoutMs > 0 && Number.isFinite(timeoutMs)
+      ? setTimeout(() => controller.abort(new TimeoutMarker()), timeoutMs)
+      : undefined;
   try {
     const request = new Request(template.url, {
       method: template.method,
@@ -101,7 +113,11 @@ async function attemptOnce(send: FetchLike, template: Request, body: ArrayBuffer
     const response = await send(request);
     const content = await response.arrayBuffer();
     const nullBody = response.status === 204 || response.status === 205 || response.status === 304;
-    return new Response(nullBody ? null : content, { status: response.status, statusText: response.statusText, headers: response.headers });
+    return new Response(nullBody ? null : content, {
+      status: response.status,
+      statusText: response.statusText,
+      headers: response.headers,
+    });
   } catch (error) {
     // Report why the attempt was cut short, whatever the fetch implementation threw.
     if (controller.signal.aborted) throw controller.signal.reason;
@@ -163,7 +179,8 @@ function retryAfterMs(response: Response, retry: RetryOptions): number | undefin
 
 function delay(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
-    const aborted = () => new TrackerError({ errorCode: "ABORTED", status: 0, message: "The request was aborted", cause: signal.reason });
+    const aborted = () =>
+      new TrackerError({ errorCode: "ABORTED", status: 0, message: "The request was aborted", cause: signal.reason });
     if (signal.aborted) {
       reject(aborted());
       return;

@@ -23,7 +23,12 @@ export function fromWireDouble(value: Schemas["DoubleOutput"]): number {
 }
 
 export function toWireMetric(metric: MetricInput, now: number = Date.now()): WireMetric {
-  return { key: metric.key, value: toWireDouble(metric.value), timestamp: metric.timestamp ?? now, step: metric.step ?? 0 };
+  return {
+    key: metric.key,
+    value: toWireDouble(metric.value),
+    timestamp: metric.timestamp ?? now,
+    step: metric.step ?? 0,
+  };
 }
 
 export function toKeyValues(input: TagsInput | ParamsInput | undefined): WireKeyValue[] {
@@ -39,5 +44,8 @@ export function fromWireMetric(metric: Schemas["Metric"]): Metric {
 }
 
 export function fromWireRun(run: Schemas["Run"]): Run {
-  return { info: run.info, data: { metrics: run.data.metrics.map(fromWireMetric), params: run.data.params, tags: run.data.tags } };
+  return {
+    info: run.info,
+    data: { metrics: run.data.metrics.map(fromWireMetric), params: run.data.params, tags: run.data.tags },
+  };
 }

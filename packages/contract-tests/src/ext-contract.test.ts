@@ -25,7 +25,10 @@ const scenarios: ExtScenario[] = await Promise.all(
     .readdirSync(scenarioDir)
     .filter((f) => f.endsWith(".scenario.ts"))
     .sort()
-    .map(async (f) => ((await import(pathToFileURL(path.join(scenarioDir, f)).href)) as { scenario: ExtScenario }).scenario),
+    .map(
+      async (f) =>
+        ((await import(pathToFileURL(path.join(scenarioDir, f)).href)) as { scenario: ExtScenario }).scenario,
+    ),
 );
 
 describe.each(serverProcessDatabases())("contract: client x server x ext.yaml on %s", (kind) => {
@@ -39,7 +42,10 @@ describe.each(serverProcessDatabases())("contract: client x server x ext.yaml on
     // Artifacts in a folder of their own; uploads above 1 MiB are refused (the scenario proves the 413).
     artifacts = fs.mkdtempSync(path.join(os.tmpdir(), "tracker-contract-artifacts-"));
     const env = { TRACKER_ARTIFACTS_DESTINATION: artifacts, TRACKER_MAX_ARTIFACT_SIZE: "1MiB" };
-    [server, authServer] = await Promise.all([startContractServer(kind, env), startContractServer(kind, { ...env, TRACKER_AUTH_TOKEN: AUTH_TOKEN })]);
+    [server, authServer] = await Promise.all([
+      startContractServer(kind, env),
+      startContractServer(kind, { ...env, TRACKER_AUTH_TOKEN: AUTH_TOKEN }),
+    ]);
     const options = { baseUrl: server.url, retry: false as const };
     ctx = {
       kind,
@@ -62,7 +68,11 @@ describe.each(serverProcessDatabases())("contract: client x server x ext.yaml on
   it("every answer matched its spec, and every ext operation was exercised with each documented status", () => {
     expect(recorder.violations()).toEqual([]);
     const rows = coverage(recorder.operations(["ext"]), recorder.exchanges);
-    console.log(`\next.yaml contract coverage on ${kind} (exchanges per status; 500 and 503 are exempt):\n${coverageTable(rows)}\n`);
-    expect(rows.filter((r) => r.missing.length > 0).map((r) => `${r.op.operationId}: ${r.missing.join(", ")}`)).toEqual([]);
+    console.log(
+      `\next.yaml contract coverage on ${kind} (exchanges per status; 500 and 503 are exempt):\n${coverageTable(rows)}\n`,
+    );
+    expect(rows.filter((r) => r.missing.length > 0).map((r) => `${r.op.operationId}: ${r.missing.join(", ")}`)).toEqual(
+      [],
+    );
   });
 });

@@ -55,7 +55,8 @@ export const RULES: readonly ClassificationRule[] = [
   },
   {
     id: "unclassified-is-annotation",
-    reason: "api-smart-diff leaves some document-level changes (the tag list) unclassified; they only affect documentation.",
+    reason:
+      "api-smart-diff leaves some document-level changes (the tag list) unclassified; they only affect documentation.",
     applies: (c) => c.library === "unclassified",
     classification: "annotation",
   },

@@ -24,16 +24,34 @@ describe("spec:diff command line", () => {
   });
 
   it("prints JSON with --format json", async () => {
-    const { output } = await run("before.yaml", "after.yaml", "--cwd", path.join(fixtures, "enum-change"), "--format", "json");
+    const { output } = await run(
+      "before.yaml",
+      "after.yaml",
+      "--cwd",
+      path.join(fixtures, "enum-change"),
+      "--format",
+      "json",
+    );
     const report = JSON.parse(output) as Report;
     expect(report.summary).toMatchObject({ breaking: 2, "non-breaking": 2 });
-    expect(report.operations[0]?.changes.every((c) => ["breaking", "non-breaking", "annotation"].includes(c.classification))).toBe(true);
+    expect(
+      report.operations[0]?.changes.every((c) => ["breaking", "non-breaking", "annotation"].includes(c.classification)),
+    ).toBe(true);
   });
 
   it("exits 1 with --fail-on breaking when a breaking change is found, 0 when none is", async () => {
-    expect((await run("before.yaml", "after.yaml", "--cwd", path.join(fixtures, "type-change"), "--fail-on", "breaking")).code).toBe(1);
-    expect((await run("before.yaml", "after.yaml", "--cwd", path.join(fixtures, "deprecation"), "--fail-on", "breaking")).code).toBe(0);
-    expect((await run("before.yaml", "after.yaml", "--cwd", path.join(fixtures, "deprecation"), "--fail-on", "non-breaking")).code).toBe(1);
+    expect(
+      (await run("before.yaml", "after.yaml", "--cwd", path.join(fixtures, "type-change"), "--fail-on", "breaking"))
+        .code,
+    ).toBe(1);
+    expect(
+      (await run("before.yaml", "after.yaml", "--cwd", path.join(fixtures, "deprecation"), "--fail-on", "breaking"))
+        .code,
+    ).toBe(0);
+    expect(
+      (await run("before.yaml", "after.yaml", "--cwd", path.join(fixtures, "deprecation"), "--fail-on", "non-breaking"))
+        .code,
+    ).toBe(1);
   });
 
   it("resolves relative paths from INIT_CWD (the directory `pnpm spec:diff` was run in)", async () => {

@@ -22,7 +22,11 @@ export async function main(argv: string[]): Promise<number> {
     .argument("<from>", "the earlier spec")
     .argument("<to>", "the later spec")
     .addOption(new Option("-f, --format <format>", "report format").choices(["markdown", "json"]).default("markdown"))
-    .addOption(new Option("--fail-on <class>", "exit 1 when a change of this class or a worse one is found").choices([...CLASSIFICATIONS]))
+    .addOption(
+      new Option("--fail-on <class>", "exit 1 when a change of this class or a worse one is found").choices([
+        ...CLASSIFICATIONS,
+      ]),
+    )
     .option("-o, --output <file>", "write the report to a file instead of standard output")
     .option("--cwd <dir>", "directory that relative paths start from (default: where pnpm was started)")
     .exitOverride()
@@ -35,7 +39,12 @@ export async function main(argv: string[]): Promise<number> {
     return code === 0 ? 0 : 2;
   }
   const [from, to] = program.args as [string, string];
-  const options = program.opts<{ format: "markdown" | "json"; failOn?: Classification; output?: string; cwd?: string }>();
+  const options = program.opts<{
+    format: "markdown" | "json";
+    failOn?: Classification;
+    output?: string;
+    cwd?: string;
+  }>();
   const cwd = path.resolve(options.cwd ?? process.env.INIT_CWD ?? process.cwd());
 
   let report;
@@ -55,7 +64,9 @@ export async function main(argv: string[]): Promise<number> {
     const failing = all.filter((c) => countsAsFailure(c, failOn));
     if (failing.length > 0) {
       const what = failOn === "breaking" ? "breaking" : `${failOn} or more severe`;
-      process.stderr.write(`spec:diff: ${failing.length} ${what} ${failing.length === 1 ? "change" : "changes"} (--fail-on ${failOn})\n`);
+      process.stderr.write(
+        `spec:diff: ${failing.length} ${what} ${failing.length === 1 ? "change" : "changes"} (--fail-on ${failOn})\n`,
+      );
       return 1;
     }
   }

@@ -7,7 +7,13 @@
 import { apiCompare, type Diff } from "api-smart-diff";
 import { classify, severity, worst, worstLibrary, type LibraryClass } from "./classify.js";
 import { deref, getAt, isObject, type JsonObject, type JsonValue, type OpenApiDocument } from "./json.js";
-import { normalise, operationKey, SCHEMA_NAME_KEY, type NormalisedDocument, type NormaliseOptions } from "./normalise.js";
+import {
+  normalise,
+  operationKey,
+  SCHEMA_NAME_KEY,
+  type NormalisedDocument,
+  type NormaliseOptions,
+} from "./normalise.js";
 import type { Change, ChangeKind, Classification, OperationReport, PrefixMove, Report } from "./types.js";
 
 export interface DiffOptions extends NormaliseOptions {
@@ -34,7 +40,17 @@ interface Draft {
   action: Diff["action"];
 }
 
-const DOCUMENTATION_KEYS = new Set(["description", "summary", "title", "example", "examples", "externalDocs", "$comment", "tags", "operationId"]);
+const DOCUMENTATION_KEYS = new Set([
+  "description",
+  "summary",
+  "title",
+  "example",
+  "examples",
+  "externalDocs",
+  "$comment",
+  "tags",
+  "operationId",
+]);
 
 export function diffDocuments(before: OpenApiDocument, after: OpenApiDocument, options: DiffOptions = {}): Report {
   const b = normalise(before, options);
@@ -91,13 +107,22 @@ class Context {
     const rest = path.slice(3);
     if (rest.length === 0) {
       const added = diff.action === "add";
-      return [{ ...base, op, where: "operation", kind: added ? "operation-added" : "operation-removed", message: added ? "operation added" : "operation removed" }];
+      return [
+        {
+          ...base,
+          op,
+          where: "operation",
+          kind: added ? "operation-added" : "operation-removed",
+          message: added ? "operation added" : "operation removed",
+        },
+      ];
     }
     const [first] = rest;
     if (first === "parameters") return this.parameter(diff, path, base, op);
     if (first === "requestBody") return this.body(diff, path, base, op, path.slice(4), "request body", 4);
     if (first === "responses") {
-      if (rest.length === 1) return [{ ...base, op, where: "operation", kind: "other", message: `responses ${verb(diff)}` }];
+      if (rest.length === 1)
+        return [{ ...base, op, where: "operation", kind: "other", message: `responses ${verb(diff)}` }];
       const code = String(rest[1]);
       return this.body(diff, path, base, op, path.slice(5), `response ${code}`, 5);
     }
@@ -106,9 +131,25 @@ class Context {
       return [{ ...base, op, where: "operation", kind: "deprecated", message: deprecationMessage(diff, "operation") }];
     }
     if (DOCUMENTATION_KEYS.has(keyword)) {
-      return [{ ...base, op, where: "operation", kind: "documentation", message: `${keyword} ${verb(diff)}${valueChange(diff, keyword === "operationId")}` }];
+      return [
+        {
+          ...base,
+          op,
+          where: "operation",
+          kind: "documentation",
+          message: `${keyword} ${verb(diff)}${valueChange(diff, keyword === "operationId")}`,
+        },
+      ];
     }
-    return [{ ...base, op, where: "operation", kind: "other", message: `${rest.join(".")} ${verb(diff)}${valueChange(diff, true)}` }];
+    return [
+      {
+        ...base,
+        op,
+        where: "operation",
+        kind: "other",
+        message: `${rest.join(".")} ${verb(diff)}${valueChange(diff, true)}`,
+      },
+    ];
   }
 
   private parameter(diff: Diff, path: Path, base: Pick<Draft, "library" | "paths" | "action">, op: string): Draft[] {
@@ -116,7 +157,8 @@ class Context {
       // The whole list of parameters was added or removed: one change per parameter.
       const list = diff.action === "add" ? diff.after : diff.before;
       const doc = diff.action === "add" ? this.a.document : this.b.document;
-      if (!Array.isArray(list)) return [{ ...base, op, where: "operation", kind: "other", message: `parameters ${verb(diff)}` }];
+      if (!Array.isArray(list))
+        return [{ ...base, op, where: "operation", kind: "other", message: `parameters ${verb(diff)}` }];
       return list.map((item: JsonValue) => {
         const p = deref(doc, item);
         const param = isObject(p) ? p : {};
@@ -124,7 +166,10 @@ class Context {
       });
     }
     const paramPath = path.slice(0, 5);
-    const raw = path.length === 5 && diff.action === "add" ? deref(this.a.document, diff.after as JsonValue | undefined) : getAt(this.b.document, paramPath);
+    const raw =
+      path.length === 5 && diff.action === "add"
+        ? deref(this.a.document, diff.after as JsonValue | undefined)
+        : getAt(this.b.document, paramPath);
     const param = isObject(raw) ? raw : {};
     const name = typeof param.name === "string" ? param.name : String(path[4]);
     const where = `${typeof param.in === "string" ? param.in : ""} parameter`.trim();
@@ -134,34 +179,80 @@ class Context {
     const keyword = String(sub[0]);
     if (keyword === "required" && sub.length === 1) {
       const now = diff.action === "remove" ? false : diff.after === true;
-      return [{ ...base, op, where, field: name, kind: "required-changed", message: now ? `\`${name}\` is now required` : `\`${name}\` is no longer required` }];
+      return [
+        {
+          ...base,
+          op,
+          where,
+          field: name,
+          kind: "required-changed",
+          message: now ? `\`${name}\` is now required` : `\`${name}\` is no longer required`,
+        },
+      ];
     }
-    if (keyword === "deprecated") return [{ ...base, op, where, field: name, kind: "deprecated", message: deprecationMessage(diff, `\`${name}\``) }];
-    if (DOCUMENTATION_KEYS.has(keyword)) return [{ ...base, op, where, field: name, kind: "documentation", message: `${keyword} of \`${name}\` ${verb(diff)}` }];
-    return [{ ...base, op, where, field: name, kind: "other", message: `\`${name}\`: ${sub.join(".")} ${verb(diff)}${valueChange(diff, true)}` }];
+    if (keyword === "deprecated")
+      return [
+        { ...base, op, where, field: name, kind: "deprecated", message: deprecationMessage(diff, `\`${name}\``) },
+      ];
+    if (DOCUMENTATION_KEYS.has(keyword))
+      return [
+        { ...base, op, where, field: name, kind: "documentation", message: `${keyword} of \`${name}\` ${verb(diff)}` },
+      ];
+    return [
+      {
+        ...base,
+        op,
+        where,
+        field: name,
+        kind: "other",
+        message: `\`${name}\`: ${sub.join(".")} ${verb(diff)}${valueChange(diff, true)}`,
+      },
+    ];
   }
 
-  private parameterAddedOrRemoved(diff: Diff, base: Pick<Draft, "library" | "paths" | "action">, op: string, param: JsonObject, name: string): Draft {
+  private parameterAddedOrRemoved(
+    diff: Diff,
+    base: Pick<Draft, "library" | "paths" | "action">,
+    op: string,
+    param: JsonObject,
+    name: string,
+  ): Draft {
     const where = `${typeof param.in === "string" ? param.in : ""} parameter`.trim();
     const required = param.required === true ? "required" : "optional";
-    const kind: ChangeKind = diff.action === "add" ? "parameter-added" : diff.action === "remove" ? "parameter-removed" : "other";
+    const kind: ChangeKind =
+      diff.action === "add" ? "parameter-added" : diff.action === "remove" ? "parameter-removed" : "other";
     return { ...base, op, where, field: name, kind, message: `${required} parameter \`${name}\` ${verb(diff)}` };
   }
 
   /** A request body or a response: `sub` is the path below `requestBody` or `responses/<code>`. */
-  private body(diff: Diff, path: Path, base: Pick<Draft, "library" | "paths" | "action">, op: string, sub: Path, where: string, depth: number): Draft[] {
+  private body(
+    diff: Diff,
+    path: Path,
+    base: Pick<Draft, "library" | "paths" | "action">,
+    op: string,
+    sub: Path,
+    where: string,
+    depth: number,
+  ): Draft[] {
     const isRequest = where === "request body";
     if (sub.length === 0) {
       const kind: ChangeKind = isRequest
-        ? diff.action === "add" ? "request-body-added" : "request-body-removed"
-        : diff.action === "add" ? "response-added" : "response-removed";
-      return [{ ...base, op, where, kind: diff.action === "replace" ? "other" : kind, message: `${where} ${verb(diff)}` }];
+        ? diff.action === "add"
+          ? "request-body-added"
+          : "request-body-removed"
+        : diff.action === "add"
+          ? "response-added"
+          : "response-removed";
+      return [
+        { ...base, op, where, kind: diff.action === "replace" ? "other" : kind, message: `${where} ${verb(diff)}` },
+      ];
     }
     if (sub[0] === "content") {
       if (sub.length === 1) return [{ ...base, op, where, kind: "other", message: `content ${verb(diff)}` }];
       const type = String(sub[1]);
       if (sub.length === 2) {
-        const kind: ChangeKind = diff.action === "add" ? "content-type-added" : diff.action === "remove" ? "content-type-removed" : "other";
+        const kind: ChangeKind =
+          diff.action === "add" ? "content-type-added" : diff.action === "remove" ? "content-type-removed" : "other";
         return [{ ...base, op, where, kind, message: `content type \`${type}\` ${verb(diff)}` }];
       }
       if (sub[2] === "schema") return this.schema(diff, path, base, op, where, "", depth + 3);
@@ -172,14 +263,31 @@ class Context {
     const keyword = String(sub[0]);
     if (isRequest && keyword === "required" && sub.length === 1) {
       const now = diff.action !== "remove" && diff.after === true;
-      return [{ ...base, op, where, kind: "required-changed", message: now ? "the request body is now required" : "the request body is no longer required" }];
+      return [
+        {
+          ...base,
+          op,
+          where,
+          kind: "required-changed",
+          message: now ? "the request body is now required" : "the request body is no longer required",
+        },
+      ];
     }
-    if (DOCUMENTATION_KEYS.has(keyword)) return [{ ...base, op, where, kind: "documentation", message: `${keyword} ${verb(diff)}` }];
+    if (DOCUMENTATION_KEYS.has(keyword))
+      return [{ ...base, op, where, kind: "documentation", message: `${keyword} ${verb(diff)}` }];
     return [{ ...base, op, where, kind: "other", message: `${sub.join(".")} ${verb(diff)}${valueChange(diff, true)}` }];
   }
 
   /** A change inside a schema; `start` is the index of the first segment below `schema`. */
-  private schema(diff: Diff, path: Path, base: Pick<Draft, "library" | "paths" | "action">, op: string, where: string, root: string, start: number): Draft[] {
+  private schema(
+    diff: Diff,
+    path: Path,
+    base: Pick<Draft, "library" | "paths" | "action">,
+    op: string,
+    where: string,
+    root: string,
+    start: number,
+  ): Draft[] {
     const segments = path.slice(start);
     let field = root;
     let i = 0;
@@ -214,19 +322,34 @@ class Context {
     const d = { ...base, op, where, node };
 
     if (keyword.length === 0 && lastWasProperty) {
-      if (diff.action === "add") return [{ ...d, field, kind: "field-added", message: `field ${label}${this.schemaName(diff.after)} added` }];
-      if (diff.action === "remove") return [{ ...d, field, kind: "field-removed", message: `field ${label}${this.schemaName(diff.before)} removed` }];
+      if (diff.action === "add")
+        return [{ ...d, field, kind: "field-added", message: `field ${label}${this.schemaName(diff.after)} added` }];
+      if (diff.action === "remove")
+        return [
+          { ...d, field, kind: "field-removed", message: `field ${label}${this.schemaName(diff.before)} removed` },
+        ];
       return [{ ...d, field, kind: "type-changed", node, message: "" }];
     }
     const [k] = keyword;
-    if (keyword.length === 0 || k === "type" || k === "format" || ((k === "anyOf" || k === "oneOf") && keyword.length <= 2) || (k === "items" && keyword.length === 1)) {
+    if (
+      keyword.length === 0 ||
+      k === "type" ||
+      k === "format" ||
+      ((k === "anyOf" || k === "oneOf") && keyword.length <= 2) ||
+      (k === "items" && keyword.length === 1)
+    ) {
       return [{ ...d, field, kind: "type-changed", node, message: "" }];
     }
     if (k === "properties" && keyword.length === 1) {
       const value = diff.action === "add" ? diff.after : diff.before;
       const names = isObject(value) ? Object.keys(value) : [];
       const kind: ChangeKind = diff.action === "add" ? "field-added" : "field-removed";
-      return names.map((name) => ({ ...d, field: joinField(field, name), kind, message: `field \`${joinField(field, name)}\` ${verb(diff)}` }));
+      return names.map((name) => ({
+        ...d,
+        field: joinField(field, name),
+        kind,
+        message: `field \`${joinField(field, name)}\` ${verb(diff)}`,
+      }));
     }
     if (k === "required") {
       const value = diff.action === "add" ? diff.after : diff.before;
@@ -234,16 +357,28 @@ class Context {
       return names.map((name) => {
         const target = joinField(field, name);
         const now = diff.action === "add";
-        return { ...d, field: target, kind: "required-changed" as const, message: now ? `\`${target}\` is now required` : `\`${target}\` is no longer required` };
+        return {
+          ...d,
+          field: target,
+          kind: "required-changed" as const,
+          message: now ? `\`${target}\` is now required` : `\`${target}\` is no longer required`,
+        };
       });
     }
     if (k === "enum") {
       if (keyword.length === 2) {
         const value = summarise(diff.action === "add" ? diff.after : diff.before);
-        const message = diff.action === "add" ? `enum value ${code(value)} added to ${label}` : diff.action === "remove" ? `enum value ${code(value)} removed from ${label}` : `enum value of ${label} changed${valueChange(diff, true)}`;
+        const message =
+          diff.action === "add"
+            ? `enum value ${code(value)} added to ${label}`
+            : diff.action === "remove"
+              ? `enum value ${code(value)} removed from ${label}`
+              : `enum value of ${label} changed${valueChange(diff, true)}`;
         return [{ ...d, field, kind: "enum-changed", message }];
       }
-      return [{ ...d, field, kind: "enum-changed", message: `enum of ${label} ${verb(diff)}${valueChange(diff, true)}` }];
+      return [
+        { ...d, field, kind: "enum-changed", message: `enum of ${label} ${verb(diff)}${valueChange(diff, true)}` },
+      ];
     }
     if (k === "deprecated") {
       const name = this.schemaName(getAt(this.a.document, this.translate(node)) ?? getAt(this.b.document, node));
@@ -252,7 +387,15 @@ class Context {
     if (DOCUMENTATION_KEYS.has(k) || k.startsWith("x-")) {
       return [{ ...d, field, kind: "documentation", message: `${k} of ${label} ${verb(diff)}` }];
     }
-    return [{ ...d, field, kind: "constraint-changed", detail: `${keyword.join(".")} ${verb(diff)}${valueChange(diff, true)}`, message: `${label}: ${keyword.join(".")} ${verb(diff)}${valueChange(diff, true)}` }];
+    return [
+      {
+        ...d,
+        field,
+        kind: "constraint-changed",
+        detail: `${keyword.join(".")} ${verb(diff)}${valueChange(diff, true)}`,
+        message: `${label}: ${keyword.join(".")} ${verb(diff)}${valueChange(diff, true)}`,
+      },
+    ];
   }
 
   schemaName(value: unknown): string {
@@ -315,7 +458,12 @@ function finalise(drafts: Draft[], context: Context): Array<Change & { op: strin
     const label = fieldLabel(draft.field ?? "", draft.where);
     if (change.before === change.after) {
       // Nothing a reader would call a type change (e.g. a detail inside one alternative).
-      for (const m of members) out.push({ ...m, kind: "constraint-changed", message: `${label}: ${m.paths[0]?.slice(m.node?.length ?? 0).join(".") || "schema"} changed` });
+      for (const m of members)
+        out.push({
+          ...m,
+          kind: "constraint-changed",
+          message: `${label}: ${m.paths[0]?.slice(m.node?.length ?? 0).join(".") || "schema"} changed`,
+        });
       continue;
     }
     const merged: Draft = {
@@ -347,7 +495,11 @@ function finalise(drafts: Draft[], context: Context): Array<Change & { op: strin
   const result: Draft[] = [];
   for (const d of absorbed) {
     const field = d.kind === "required-changed" ? fields.get(byField(d)) : undefined;
-    if (field && ((field.kind === "field-added" && d.action === "add") || (field.kind === "field-removed" && d.action === "remove"))) {
+    if (
+      field &&
+      ((field.kind === "field-added" && d.action === "add") ||
+        (field.kind === "field-removed" && d.action === "remove"))
+    ) {
       field.library = worstLibrary([field.library, d.library]);
       field.paths.push(...d.paths);
       if (field.kind === "field-added") field.message = `required ${field.message}`;
@@ -393,7 +545,13 @@ function whereRank(where: string): number {
   return code ? 3 + Number(code) : 1000;
 }
 
-function assemble(all: Array<Change & { op: string | null }>, b: NormalisedDocument, a: NormalisedDocument, moves: PrefixMove[], options: DiffOptions): Report {
+function assemble(
+  all: Array<Change & { op: string | null }>,
+  b: NormalisedDocument,
+  a: NormalisedDocument,
+  moves: PrefixMove[],
+  options: DiffOptions,
+): Report {
   const strip = ({ op: _op, ...change }: Change & { op: string | null }): Change => change;
   const byOperation = new Map<string, Change[]>();
   const document: Change[] = [];
@@ -404,12 +562,20 @@ function assemble(all: Array<Change & { op: string | null }>, b: NormalisedDocum
   const order = (changes: Change[]) =>
     changes
       .map((c, i) => ({ c, i }))
-      .sort((x, y) => severity(x.c.classification) - severity(y.c.classification) || whereRank(x.c.where) - whereRank(y.c.where) || x.i - y.i)
+      .sort(
+        (x, y) =>
+          severity(x.c.classification) - severity(y.c.classification) ||
+          whereRank(x.c.where) - whereRank(y.c.where) ||
+          x.i - y.i,
+      )
       .map(({ c }) => c);
 
   const keys = [
     ...[...a.operations.entries()].sort((x, y) => x[1].order - y[1].order).map(([k]) => k),
-    ...[...b.operations.entries()].filter(([k]) => !a.operations.has(k)).sort((x, y) => x[1].order - y[1].order).map(([k]) => k),
+    ...[...b.operations.entries()]
+      .filter(([k]) => !a.operations.has(k))
+      .sort((x, y) => x[1].order - y[1].order)
+      .map(([k]) => k),
   ];
   const operations: OperationReport[] = [];
   for (const key of keys) {
@@ -452,11 +618,17 @@ function assemble(all: Array<Change & { op: string | null }>, b: NormalisedDocum
 
 function fieldLabel(field: string, where: string): string {
   if (field !== "") return `\`${field}\``;
-  return where === "request body" ? "the request body" : where.startsWith("response") ? "the response body" : "the schema";
+  return where === "request body"
+    ? "the request body"
+    : where.startsWith("response")
+      ? "the response body"
+      : "the schema";
 }
 
 function isMethod(value: string | number | undefined): boolean {
-  return typeof value === "string" && ["get", "put", "post", "delete", "options", "head", "patch", "trace"].includes(value);
+  return (
+    typeof value === "string" && ["get", "put", "post", "delete", "options", "head", "patch", "trace"].includes(value)
+  );
 }
 
 function joinField(parent: string, name: string): string {
@@ -481,7 +653,7 @@ function code(text: string): string {
 }
 
 function summarise(value: unknown): string {
-  const text = typeof value === "string" ? value : JSON.stringify(value) ?? "";
+  const text = typeof value === "string" ? value : (JSON.stringify(value) ?? "");
   return text.length > 60 ? `${text.slice(0, 57)}...` : text;
 }
 
@@ -489,7 +661,8 @@ function summarise(value: unknown): string {
 function valueChange(diff: Diff, show: boolean): string {
   if (!show) return "";
   const scalar = (v: unknown) => v === undefined || v === null || typeof v !== "object";
-  if (diff.action === "replace" && scalar(diff.before) && scalar(diff.after)) return `: ${code(summarise(diff.before))} → ${code(summarise(diff.after))}`;
+  if (diff.action === "replace" && scalar(diff.before) && scalar(diff.after))
+    return `: ${code(summarise(diff.before))} → ${code(summarise(diff.after))}`;
   if (diff.action === "add" && scalar(diff.after)) return `: ${code(summarise(diff.after))}`;
   if (diff.action === "remove" && scalar(diff.before)) return `: ${code(summarise(diff.before))}`;
   return "";
@@ -503,7 +676,9 @@ function deprecationMessage(diff: Diff, what: string): string {
 function documentKind(path: Path): ChangeKind {
   const [first] = path;
   const last = String(path[path.length - 1]);
-  return first === "info" || first === "tags" || first === "externalDocs" || DOCUMENTATION_KEYS.has(last) ? "documentation" : "other";
+  return first === "info" || first === "tags" || first === "externalDocs" || DOCUMENTATION_KEYS.has(last)
+    ? "documentation"
+    : "other";
 }
 
 function documentMessage(diff: Diff, path: Path): string {
@@ -520,9 +695,17 @@ function resolveIn(root: JsonValue, ref: string): JsonValue | undefined {
 export function describeType(node: JsonValue | undefined, root: JsonValue): string {
   const schema = isObject(node) && typeof node.$ref === "string" ? resolveIn(root, node.$ref) : node;
   if (!isObject(schema)) return "none";
-  const alternatives = Array.isArray(schema.anyOf) ? schema.anyOf : Array.isArray(schema.oneOf) ? schema.oneOf : undefined;
+  const alternatives = Array.isArray(schema.anyOf)
+    ? schema.anyOf
+    : Array.isArray(schema.oneOf)
+      ? schema.oneOf
+      : undefined;
   if (alternatives) return alternatives.map((alt) => describeType(alt, root)).join(" | ");
-  let type = Array.isArray(schema.type) ? schema.type.map(String).join(" or ") : typeof schema.type === "string" ? schema.type : undefined;
+  let type = Array.isArray(schema.type)
+    ? schema.type.map(String).join(" or ")
+    : typeof schema.type === "string"
+      ? schema.type
+      : undefined;
   if (type === undefined) type = isObject(schema.properties) ? "object" : Array.isArray(schema.enum) ? "enum" : "any";
   if (type === "array" && isObject(schema.items)) type = `array of ${describeType(schema.items, root)}`;
   return typeof schema.format === "string" ? `${type} (${schema.format})` : type;
@@ -531,11 +714,22 @@ export function describeType(node: JsonValue | undefined, root: JsonValue): stri
 function baseTypes(node: JsonValue | undefined, root: JsonValue): string {
   const schema = isObject(node) && typeof node.$ref === "string" ? resolveIn(root, node.$ref) : node;
   if (!isObject(schema)) return "";
-  const alternatives = Array.isArray(schema.anyOf) ? schema.anyOf : Array.isArray(schema.oneOf) ? schema.oneOf : undefined;
+  const alternatives = Array.isArray(schema.anyOf)
+    ? schema.anyOf
+    : Array.isArray(schema.oneOf)
+      ? schema.oneOf
+      : undefined;
   const types = new Set<string>();
-  if (alternatives) for (const alt of alternatives) baseTypes(alt, root).split(",").filter(Boolean).forEach((t) => types.add(t));
+  if (alternatives)
+    for (const alt of alternatives)
+      baseTypes(alt, root)
+        .split(",")
+        .filter(Boolean)
+        .forEach((t) => types.add(t));
   else if (Array.isArray(schema.type)) schema.type.forEach((t) => types.add(String(t)));
-  else if (typeof schema.type === "string") types.add(schema.type === "array" && isObject(schema.items) ? `array<${baseTypes(schema.items, root)}>` : schema.type);
+  else if (typeof schema.type === "string")
+    types.add(
+      schema.type === "array" && isObject(schema.items) ? `array<${baseTypes(schema.items, root)}>` : schema.type,
+    );
   return [...types].sort().join(",");
 }
-

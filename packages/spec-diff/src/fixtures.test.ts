@@ -13,7 +13,17 @@ const cases = fs.readdirSync(fixtures).filter((name) => fs.existsSync(path.join(
 describe("golden reports of crafted spec pairs", () => {
   it("has a case for every class of change", () => {
     expect(cases).toEqual(
-      expect.arrayContaining(["operations", "fields", "type-change", "enum-change", "required-change", "deprecation", "path-prefix", "annotations", "external-refs"]),
+      expect.arrayContaining([
+        "operations",
+        "fields",
+        "type-change",
+        "enum-change",
+        "required-change",
+        "deprecation",
+        "path-prefix",
+        "annotations",
+        "external-refs",
+      ]),
     );
   });
 

@@ -48,7 +48,11 @@ export function getAt(root: JsonValue, path: JsonPath): JsonValue | undefined {
 }
 
 /** Follows `$ref`s until a node that is not a reference; siblings of a `$ref` (OpenAPI 3.1) are kept. */
-export function deref(root: JsonValue, node: JsonValue | undefined, seen: Set<JsonValue> = new Set()): JsonValue | undefined {
+export function deref(
+  root: JsonValue,
+  node: JsonValue | undefined,
+  seen: Set<JsonValue> = new Set(),
+): JsonValue | undefined {
   let current = node;
   while (isObject(current) && typeof current.$ref === "string" && !seen.has(current)) {
     seen.add(current);

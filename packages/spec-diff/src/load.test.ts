@@ -13,8 +13,15 @@ describe("parseSpecInput", () => {
   it("knows revision names, files and git refs", () => {
     expect(parseSpecInput("a", os.tmpdir())).toEqual({ kind: "revision", revision: "a" });
     expect(parseSpecInput("rev-C", os.tmpdir())).toEqual({ kind: "revision", revision: "c" });
-    expect(parseSpecInput("before.yaml", path.join(fixtures, "fields"))).toEqual({ kind: "file", file: path.join(fixtures, "fields", "before.yaml") });
-    expect(parseSpecInput("origin/main:spec/rev-c.yaml", os.tmpdir())).toEqual({ kind: "git", ref: "origin/main", path: "spec/rev-c.yaml" });
+    expect(parseSpecInput("before.yaml", path.join(fixtures, "fields"))).toEqual({
+      kind: "file",
+      file: path.join(fixtures, "fields", "before.yaml"),
+    });
+    expect(parseSpecInput("origin/main:spec/rev-c.yaml", os.tmpdir())).toEqual({
+      kind: "git",
+      ref: "origin/main",
+      path: "spec/rev-c.yaml",
+    });
     expect(() => parseSpecInput("no-such-file.yaml", os.tmpdir())).toThrow(/neither a revision/);
   });
 
@@ -28,7 +35,11 @@ describe("parseSpecInput", () => {
 
 describe("externalRefs", () => {
   it("lists the files a document refers to", () => {
-    const doc = { a: { $ref: "./components/x.yaml#/A" }, b: [{ $ref: "#/local" }, { $ref: "../y.yaml" }], c: { $ref: "https://example.com/z.yaml" } };
+    const doc = {
+      a: { $ref: "./components/x.yaml#/A" },
+      b: [{ $ref: "#/local" }, { $ref: "../y.yaml" }],
+      c: { $ref: "https://example.com/z.yaml" },
+    };
     expect([...externalRefs(doc)].sort()).toEqual(["../y.yaml", "./components/x.yaml"]);
   });
 });
@@ -69,7 +80,11 @@ describe("<git-ref>:<path>", () => {
   });
 
   it("says when the ref or the file does not exist", async () => {
-    await expect(compareSpecs("no-such-ref:api/spec.yaml", "api/spec.yaml", { cwd: repo })).rejects.toThrow(/not a commit/);
-    await expect(compareSpecs("HEAD:api/missing.yaml", "api/spec.yaml", { cwd: repo })).rejects.toThrow(/does not exist at HEAD/);
+    await expect(compareSpecs("no-such-ref:api/spec.yaml", "api/spec.yaml", { cwd: repo })).rejects.toThrow(
+      /not a commit/,
+    );
+    await expect(compareSpecs("HEAD:api/missing.yaml", "api/spec.yaml", { cwd: repo })).rejects.toThrow(
+      /does not exist at HEAD/,
+    );
   });
 });

@@ -44,7 +44,10 @@ export async function loadSpec(arg: string, cwd: string): Promise<LoadedSpec> {
   const input = parseSpecInput(arg, cwd);
   switch (input.kind) {
     case "revision":
-      return { label: `revision ${input.revision.toUpperCase()}`, document: await bundleFile(specFile(input.revision)) };
+      return {
+        label: `revision ${input.revision.toUpperCase()}`,
+        document: await bundleFile(specFile(input.revision)),
+      };
     case "file":
       return { label: displayPath(input.file, cwd), document: await bundleFile(input.file) };
     case "git":
@@ -73,7 +76,12 @@ function displayPath(file: string, cwd: string): string {
 }
 
 function git(args: string[], cwd: string): string {
-  return execFileSync("git", args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], maxBuffer: 64 * 1024 * 1024 });
+  return execFileSync("git", args, {
+    cwd,
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "pipe"],
+    maxBuffer: 64 * 1024 * 1024,
+  });
 }
 
 /**

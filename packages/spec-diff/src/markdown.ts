@@ -70,9 +70,16 @@ function changeList(changes: Change[], withWhere: boolean): string[] {
   const shown = changes.filter((c) => !folded.includes(c));
   const lines: string[] = [];
   if (shown.length > 0) {
-    lines.push(withWhere ? "| classification | where | change |" : "| classification | change |", withWhere ? "|---|---|---|" : "|---|---|");
+    lines.push(
+      withWhere ? "| classification | where | change |" : "| classification | change |",
+      withWhere ? "|---|---|---|" : "|---|---|",
+    );
     for (const c of shown) {
-      lines.push(withWhere ? `| ${label(c.classification)} | ${cell(c.where)} | ${cell(c.message)} |` : `| ${label(c.classification)} | ${cell(c.message)} |`);
+      lines.push(
+        withWhere
+          ? `| ${label(c.classification)} | ${cell(c.where)} | ${cell(c.message)} |`
+          : `| ${label(c.classification)} | ${cell(c.message)} |`,
+      );
     }
     lines.push("");
   }

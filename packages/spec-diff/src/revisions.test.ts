@@ -28,7 +28,10 @@ function operation(report: Report, key: string): OperationReport {
 
 function find(op: OperationReport, predicate: (c: Change) => boolean): Change {
   const change = op.changes.find(predicate);
-  if (!change) throw new Error(`no such change in ${op.key}:\n${op.changes.map((c) => `  ${c.classification} ${c.where}: ${c.message}`).join("\n")}`);
+  if (!change)
+    throw new Error(
+      `no such change in ${op.key}:\n${op.changes.map((c) => `  ${c.classification} ${c.where}: ${c.message}`).join("\n")}`,
+    );
   return change;
 }
 
@@ -43,19 +46,30 @@ describe("revision A -> B", () => {
   });
 
   it("adds delete and restore of experiments and runs (non-breaking)", () => {
-    for (const key of ["POST experiments/delete", "POST experiments/restore", "POST runs/delete", "POST runs/restore"]) {
+    for (const key of [
+      "POST experiments/delete",
+      "POST experiments/restore",
+      "POST runs/delete",
+      "POST runs/restore",
+    ]) {
       expect(statusOf(operation(report, key))).toEqual({ status: "added", classification: "non-breaking" });
     }
   });
 
   it("adds DoubleClause to the metric search expression (non-breaking)", () => {
-    const change = find(operation(report, "POST runs/search"), (c) => c.kind === "field-added" && c.field === "anded_expressions[].metric.double");
+    const change = find(
+      operation(report, "POST runs/search"),
+      (c) => c.kind === "field-added" && c.field === "anded_expressions[].metric.double",
+    );
     expect(change.classification).toBe("non-breaking");
     expect(change.message).toContain("(DoubleClause)");
   });
 
   it("deprecates FloatClause", () => {
-    const change = find(operation(report, "POST runs/search"), (c) => c.kind === "deprecated" && c.field === "anded_expressions[].metric.float");
+    const change = find(
+      operation(report, "POST runs/search"),
+      (c) => c.kind === "deprecated" && c.field === "anded_expressions[].metric.float",
+    );
     expect(change.message).toBe("`anded_expressions[].metric.float` (FloatClause) deprecated");
     expect(change.classification).toBe("annotation");
   });
@@ -79,18 +93,34 @@ describe("revision B -> C", () => {
   });
 
   it("reports the experiment_id type change int64 -> string as breaking, in requests and responses", () => {
-    const create = find(operation(report, "POST experiments/create"), (c) => c.kind === "type-changed" && c.field === "experiment_id");
-    expect(create).toMatchObject({ classification: "breaking", where: "response 200", rule: "type-change-is-breaking" });
+    const create = find(
+      operation(report, "POST experiments/create"),
+      (c) => c.kind === "type-changed" && c.field === "experiment_id",
+    );
+    expect(create).toMatchObject({
+      classification: "breaking",
+      where: "response 200",
+      rule: "type-change-is-breaking",
+    });
     expect(create.message).toMatch(/^type of `experiment_id` changed: integer \(int64\) → string/);
-    const get = find(operation(report, "GET experiments/get"), (c) => c.kind === "type-changed" && c.where === "query parameter");
+    const get = find(
+      operation(report, "GET experiments/get"),
+      (c) => c.kind === "type-changed" && c.where === "query parameter",
+    );
     expect(get.classification).toBe("breaking");
-    const restore = find(operation(report, "POST experiments/restore"), (c) => c.kind === "type-changed" && c.field === "experiment_id");
+    const restore = find(
+      operation(report, "POST experiments/restore"),
+      (c) => c.kind === "type-changed" && c.field === "experiment_id",
+    );
     expect(restore).toMatchObject({ classification: "breaking", where: "request body" });
   });
 
   it("deprecates run_uuid", () => {
     for (const key of ["GET runs/get", "POST runs/update", "POST runs/log-metric", "GET metrics/get-history"]) {
-      const change = find(operation(report, key), (c) => c.kind === "deprecated" && (c.field ?? "").endsWith("run_uuid"));
+      const change = find(
+        operation(report, key),
+        (c) => c.kind === "deprecated" && (c.field ?? "").endsWith("run_uuid"),
+      );
       expect(change.classification).toBe("annotation");
     }
   });
@@ -104,15 +134,21 @@ describe("revision B -> C", () => {
     const create = operation(report, "POST runs/create");
     for (const field of ["source_type", "source_name", "source_version", "entry_point_name"]) {
       expect(find(create, (c) => c.kind === "field-removed" && c.field === field).classification).toBe("breaking");
-      expect(find(create, (c) => c.kind === "field-removed" && c.field === `run.info.${field}`).classification).toBe("breaking");
+      expect(find(create, (c) => c.kind === "field-removed" && c.field === `run.info.${field}`).classification).toBe(
+        "breaking",
+      );
     }
   });
 
   it("adds the registry operations (non-breaking)", () => {
-    const registry = report.operations.filter((o) => /^(GET|POST|PATCH|DELETE) (registered-models|model-versions)\//.test(o.key));
+    const registry = report.operations.filter((o) =>
+      /^(GET|POST|PATCH|DELETE) (registered-models|model-versions)\//.test(o.key),
+    );
     expect(registry.length).toBeGreaterThanOrEqual(15);
     for (const op of registry) expect(statusOf(op)).toEqual({ status: "added", classification: "non-breaking" });
-    expect(registry.map((o) => o.key)).toEqual(expect.arrayContaining(["POST registered-models/create", "POST model-versions/transition-stage"]));
+    expect(registry.map((o) => o.key)).toEqual(
+      expect.arrayContaining(["POST registered-models/create", "POST model-versions/transition-stage"]),
+    );
   });
 
   it("says that the tracking prefix moved (breaking), without reporting every operation as removed and added", () => {
@@ -120,6 +156,11 @@ describe("revision B -> C", () => {
     const runsGet = operation(report, "GET runs/get");
     expect(runsGet.status).toBe("changed");
     expect(find(runsGet, (c) => c.kind === "path-moved").classification).toBe("breaking");
-    expect(report.operations.filter((o) => o.status === "removed").map((o) => o.key).sort()).toEqual(["GET metrics/get", "GET params/get"]);
+    expect(
+      report.operations
+        .filter((o) => o.status === "removed")
+        .map((o) => o.key)
+        .sort(),
+    ).toEqual(["GET metrics/get", "GET params/get"]);
   });
 });

@@ -7,7 +7,10 @@ import { bundleFile } from "./load.js";
 import { renderMarkdown } from "./markdown.js";
 
 /** Absolute path of the committed document. */
-export const REVISIONS_DOCUMENT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../docs/revisions.md");
+export const REVISIONS_DOCUMENT = path.resolve(
+  path.dirname(fileURLToPath(import.meta.url)),
+  "../../../docs/revisions.md",
+);
 
 const PAIRS: ReadonlyArray<[Revision, Revision]> = [
   ["a", "b"],

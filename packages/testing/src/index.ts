@@ -1,9 +1,48 @@
-export { testDatabases, serverProcessDatabases, databaseEngine, createPostgresDatabase, type TestDatabase, type ServerDatabase } from "./databases.js";
+export {
+  testDatabases,
+  serverProcessDatabases,
+  databaseEngine,
+  createPostgresDatabase,
+  type TestDatabase,
+  type ServerDatabase,
+} from "./databases.js";
 export { freePort, connectionRefused } from "./ports.js";
 export { call, apiAt, trackingApi, previewApi, type Api, type BaseUrl, type JsonResponse } from "./http.js";
-export { startTestServer, useTestServer, useExperimentSuite, type TestServer, type SuiteServer, type ExperimentSuite } from "./test-server.js";
-export { CLI, runCli, startServerProcess, backendStore, processAlive, type CliRun, type ServerProcess, type ServerProcessOptions } from "./cli-process.js";
+export {
+  startTestServer,
+  useTestServer,
+  useExperimentSuite,
+  type TestServer,
+  type SuiteServer,
+  type ExperimentSuite,
+} from "./test-server.js";
+export {
+  CLI,
+  runCli,
+  startServerProcess,
+  backendStore,
+  processAlive,
+  type CliRun,
+  type ServerProcess,
+  type ServerProcessOptions,
+} from "./cli-process.js";
 export { startCluster, postgresBinDir, type PgCluster } from "./pg-cluster.js";
-export { holdRequest, idleKeepAlive, keepAliveConnection, type HeldRequest, type KeepAliveConnection, type RawResponse } from "./raw-http.js";
-export { sendRaw, leaksIn, errorAnswerProblems, snapshotDatabase, changedTables, thrownBy, type RawAnswer, type Snapshot } from "./checks.js";
+export {
+  holdRequest,
+  idleKeepAlive,
+  keepAliveConnection,
+  type HeldRequest,
+  type KeepAliveConnection,
+  type RawResponse,
+} from "./raw-http.js";
+export {
+  sendRaw,
+  leaksIn,
+  errorAnswerProblems,
+  snapshotDatabase,
+  changedTables,
+  thrownBy,
+  type RawAnswer,
+  type Snapshot,
+} from "./checks.js";
 export { chunked, rawRequest, type RawAnswer as RawArtifactAnswer } from "./artifact-http.js";

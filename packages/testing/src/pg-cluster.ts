@@ -13,7 +13,8 @@ import { freePort } from "./ports.js";
 export function postgresBinDir(): string | undefined {
   const candidates = process.env.PG_BIN ? [process.env.PG_BIN] : [];
   try {
-    for (const version of fs.readdirSync("/usr/lib/postgresql").sort().reverse()) candidates.push(`/usr/lib/postgresql/${version}/bin`);
+    for (const version of fs.readdirSync("/usr/lib/postgresql").sort().reverse())
+      candidates.push(`/usr/lib/postgresql/${version}/bin`);
   } catch {
     // not installed here
   }
@@ -48,7 +49,9 @@ export async function startCluster(options: ClusterOptions = {}): Promise<PgClus
   if (!bin) throw new Error("PostgreSQL binaries not found (install the Debian package postgresql)");
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "tracker-pg-"));
   const asOwner = (cmd: string, args: string[]) => {
-    const [file, argv] = isRoot() ? ["runuser", ["-u", "postgres", "--", path.join(bin, cmd), ...args]] : [path.join(bin, cmd), args];
+    const [file, argv] = isRoot()
+      ? ["runuser", ["-u", "postgres", "--", path.join(bin, cmd), ...args]]
+      : [path.join(bin, cmd), args];
     return execFileSync(file, argv as string[], { stdio: "pipe", timeout: 60_000 }).toString();
   };
   if (isRoot()) execFileSync("chown", ["postgres:postgres", dir]);
@@ -66,7 +69,10 @@ export async function startCluster(options: ClusterOptions = {}): Promise<PgClus
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
     port,
     logFile,
-    version: execFileSync(path.join(bin, "postgres"), ["--version"]).toString().match(/\(PostgreSQL\) (\S+)/)?.[1] ?? "unknown",
+    version:
+      execFileSync(path.join(bin, "postgres"), ["--version"])
+        .toString()
+        .match(/\(PostgreSQL\) (\S+)/)?.[1] ?? "unknown",
     postmasterPid: () => Number(fs.readFileSync(path.join(data, "postmaster.pid"), "utf8").split("\n")[0]),
     crash: () => void stop(),
     start,

@@ -42,7 +42,11 @@ function readResponse(socket: net.Socket, already: Buffer[]): Promise<RawRespons
         resolve(parsed.response);
       } else if (ended) {
         cleanup();
-        reject(new Error(`connection ended before a complete response: ${Buffer.concat(chunks).toString("latin1").slice(0, 300)}`));
+        reject(
+          new Error(
+            `connection ended before a complete response: ${Buffer.concat(chunks).toString("latin1").slice(0, 300)}`,
+          ),
+        );
       }
     };
     const onData = (chunk: Buffer) => {
@@ -78,7 +82,13 @@ export interface HeldRequest {
  * Sends a request's headers with `Expect: 100-continue` and waits for the server's `100 Continue`:
  * from then on the request is certainly in flight inside the server, which waits for the body.
  */
-export async function holdRequest(port: number, method: string, path: string, body: string, headers: Record<string, string> = {}): Promise<HeldRequest> {
+export async function holdRequest(
+  port: number,
+  method: string,
+  path: string,
+  body: string,
+  headers: Record<string, string> = {},
+): Promise<HeldRequest> {
   const socket = net.connect(port, "127.0.0.1");
   // Errors are reported through the promises below; never as an uncaught 'error' event.
   socket.on("error", () => undefined);
@@ -105,7 +115,9 @@ export async function holdRequest(port: number, method: string, path: string, bo
     socket.once("connect", () => socket.write(head));
   });
   // The interim answer is consumed; whatever followed it belongs to the final answer.
-  const rest = Buffer.concat(early).toString("latin1").replace(/^HTTP\/1\.1 100 [^\r]*\r\n\r\n/, "");
+  const rest = Buffer.concat(early)
+    .toString("latin1")
+    .replace(/^HTTP\/1\.1 100 [^\r]*\r\n\r\n/, "");
   return {
     socket,
     async finish() {
@@ -147,7 +159,10 @@ export async function keepAliveConnection(port: number): Promise<KeepAliveConnec
 }
 
 /** Opens a keep-alive connection, completes one GET on it and leaves it open and idle. */
-export async function idleKeepAlive(port: number, path = "/health"): Promise<{ socket: net.Socket; closed: Promise<void>; response: RawResponse }> {
+export async function idleKeepAlive(
+  port: number,
+  path = "/health",
+): Promise<{ socket: net.Socket; closed: Promise<void>; response: RawResponse }> {
   const connection = await keepAliveConnection(port);
   return { socket: connection.socket, closed: connection.closed, response: await connection.get(path) };
 }

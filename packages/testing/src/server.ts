@@ -21,4 +21,11 @@ export {
 } from "../../../apps/server/src/index.js";
 
 /** apps/server, the server package's folder. */
-export const SERVER_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..", "..", "apps", "server");
+export const SERVER_DIR = path.resolve(
+  path.dirname(fileURLToPath(import.meta.url)),
+  "..",
+  "..",
+  "..",
+  "apps",
+  "server",
+);

@@ -35,7 +35,15 @@ export async function startTestServer(kind: TestDatabase, overrides: Partial<Tra
   }
   const config = loadConfig(
     {},
-    { port: 0, host: "127.0.0.1", dataDir, databaseUrl, validateResponses: true, logLevel: process.env.TEST_LOG_LEVEL ?? "silent", ...overrides },
+    {
+      port: 0,
+      host: "127.0.0.1",
+      dataDir,
+      databaseUrl,
+      validateResponses: true,
+      logLevel: process.env.TEST_LOG_LEVEL ?? "silent",
+      ...overrides,
+    },
   );
   const boot = async (): Promise<TestServer> => {
     const server = await startServer(config, createLogger(config.logLevel));
@@ -102,12 +110,17 @@ export interface ExperimentSuite extends SuiteServer {
   ok(operation: string, body: Record<string, unknown>): Promise<void>;
 }
 
-export function useExperimentSuite(kind: TestDatabase, experimentName: string, overrides: Partial<TrackerConfig> = {}): ExperimentSuite {
+export function useExperimentSuite(
+  kind: TestDatabase,
+  experimentName: string,
+  overrides: Partial<TrackerConfig> = {},
+): ExperimentSuite {
   const suite = useTestServer(kind, overrides);
   let experimentId: string | undefined;
   beforeAll(async () => {
     const created = await suite.api.post<{ experiment_id: string }>("experiments/create", { name: experimentName });
-    if (created.status !== 200) throw new Error(`experiments/create answered ${created.status}: ${JSON.stringify(created.body)}`);
+    if (created.status !== 200)
+      throw new Error(`experiments/create answered ${created.status}: ${JSON.stringify(created.body)}`);
     experimentId = created.body.experiment_id;
   });
   const ok = async (operation: string, body: Record<string, unknown>) => {
@@ -115,7 +128,8 @@ export function useExperimentSuite(kind: TestDatabase, experimentName: string, o
     expect(res.status, `${operation} ${JSON.stringify(res.body)}`).toBe(200);
   };
   const current = () => {
-    if (experimentId === undefined) throw new Error("the suite's experiment is not created yet (use it inside tests or hooks)");
+    if (experimentId === undefined)
+      throw new Error("the suite's experiment is not created yet (use it inside tests or hooks)");
     return experimentId;
   };
   return {
@@ -131,7 +145,9 @@ export function useExperimentSuite(kind: TestDatabase, experimentName: string, o
       return current();
     },
     async newRun() {
-      const res = await suite.api.post<{ run: { info: { run_id: string } } }>("runs/create", { experiment_id: current() });
+      const res = await suite.api.post<{ run: { info: { run_id: string } } }>("runs/create", {
+        experiment_id: current(),
+      });
       if (res.status !== 200) throw new Error(`runs/create answered ${res.status}: ${JSON.stringify(res.body)}`);
       return res.body.run.info.run_id;
     },

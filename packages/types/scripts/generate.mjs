@@ -14,7 +14,11 @@ fs.mkdirSync(outDir, { recursive: true });
 
 for (const name of ["rev-a", "rev-b", "rev-c", "ext"]) {
   const spec = require.resolve(`@tracker/spec/${name}.yaml`);
-  const ast = await openapiTS(pathToFileURL(spec), { exportType: false, alphabetize: false, defaultNonNullable: false });
+  const ast = await openapiTS(pathToFileURL(spec), {
+    exportType: false,
+    alphabetize: false,
+    defaultNonNullable: false,
+  });
   const header = `// Generated from spec/${name}.yaml by openapi-typescript. Do not edit: run \`pnpm --filter @tracker/types generate\`.\n`;
   fs.writeFileSync(path.join(outDir, `${name}.ts`), header + astToString(ast));
   console.log(`generated src/generated/${name}.ts`);

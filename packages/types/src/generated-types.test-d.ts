@@ -12,7 +12,9 @@ describe("generated types", () => {
   });
 
   it("requires name on experiments/create", () => {
-    type Body = NonNullable<PathsC["/2.0/tracker/experiments/create"]["post"]["requestBody"]>["content"]["application/json"];
+    type Body = NonNullable<
+      PathsC["/2.0/tracker/experiments/create"]["post"]["requestBody"]
+    >["content"]["application/json"];
     expectTypeOf<{ name: string }>().toMatchTypeOf<Body>();
     // @ts-expect-error name is required
     const missing: Body = { artifact_location: "/x" };

@@ -9,13 +9,37 @@ import { testDatabases } from "@tracker/testing";
 
 describe("tracker CLI: flags and environment", () => {
   it("takes every server flag, and flags win over environment variables", () => {
-    const env = { HOST: "0.0.0.0", PORT: "7000", TRACKER_DATA_DIR: "/env/data", TRACKER_ARTIFACT_ROOT: "/env/art", TRACKER_NAMESPACE: "envns" };
-    expect(configFromFlags({}, env)).toMatchObject({ host: "0.0.0.0", port: 7000, dataDir: "/env/data", artifactRoot: "/env/art", namespace: "envns" });
+    const env = {
+      HOST: "0.0.0.0",
+      PORT: "7000",
+      TRACKER_DATA_DIR: "/env/data",
+      TRACKER_ARTIFACT_ROOT: "/env/art",
+      TRACKER_NAMESPACE: "envns",
+    };
+    expect(configFromFlags({}, env)).toMatchObject({
+      host: "0.0.0.0",
+      port: 7000,
+      dataDir: "/env/data",
+      artifactRoot: "/env/art",
+      namespace: "envns",
+    });
     const flagged = configFromFlags(
-      { host: "127.0.0.2", port: 7001, backendStoreUri: "/flag/data", defaultArtifactRoot: "/flag/art", namespace: "mlflow" },
+      {
+        host: "127.0.0.2",
+        port: 7001,
+        backendStoreUri: "/flag/data",
+        defaultArtifactRoot: "/flag/art",
+        namespace: "mlflow",
+      },
       { ...env, DATABASE_URL: "postgres://env@localhost/x" },
     );
-    expect(flagged).toMatchObject({ host: "127.0.0.2", port: 7001, dataDir: "/flag/data", artifactRoot: "/flag/art", namespace: "mlflow" });
+    expect(flagged).toMatchObject({
+      host: "127.0.0.2",
+      port: 7001,
+      dataDir: "/flag/data",
+      artifactRoot: "/flag/art",
+      namespace: "mlflow",
+    });
     expect(flagged.databaseUrl).toBeUndefined();
     expect(configFromFlags({ backendStoreUri: "postgresql://u@h/db" }, env).databaseUrl).toBe("postgresql://u@h/db");
     expect(configFromFlags({}, { DATABASE_URL: "postgres://e@h/d" }).databaseUrl).toBe("postgres://e@h/d");
@@ -31,20 +55,54 @@ describe("tracker CLI: flags and environment", () => {
     expect(configFromFlags({}, {}).heapGrowthPercent).toBe(100);
     expect(configFromFlags({}, { TRACKER_HEAP_GROWTH_PERCENT: "0" }).heapGrowthPercent).toBe(0);
     expect(configFromFlags({ heapGrowthPercent: 50 }, { TRACKER_HEAP_GROWTH_PERCENT: "0" }).heapGrowthPercent).toBe(50);
-    for (const bad of ["-1", "301", "1.5", "lots"]) expect(() => configFromFlags({}, { TRACKER_HEAP_GROWTH_PERCENT: bad })).toThrow(ConfigError);
+    for (const bad of ["-1", "301", "1.5", "lots"])
+      expect(() => configFromFlags({}, { TRACKER_HEAP_GROWTH_PERCENT: bad })).toThrow(ConfigError);
   });
 
   it("takes the artifact flags: serving on by default, file:// URIs for folders, sizes with units", () => {
     const defaults = configFromFlags({ backendStoreUri: "/d" }, {});
-    expect(defaults).toMatchObject({ serveArtifacts: true, proxyArtifacts: true, artifactsDestination: "/d/artifacts", artifactsOnly: false, maxArtifactSize: 10 * 1024 ** 3 });
+    expect(defaults).toMatchObject({
+      serveArtifacts: true,
+      proxyArtifacts: true,
+      artifactsDestination: "/d/artifacts",
+      artifactsOnly: false,
+      maxArtifactSize: 10 * 1024 ** 3,
+    });
     const flagged = configFromFlags(
-      { backendStoreUri: "/d", serveArtifacts: false, artifactsDestination: "file:///srv/art", artifactsOnly: true, maxArtifactSize: 5, defaultArtifactRoot: "file:///srv/root" },
+      {
+        backendStoreUri: "/d",
+        serveArtifacts: false,
+        artifactsDestination: "file:///srv/art",
+        artifactsOnly: true,
+        maxArtifactSize: 5,
+        defaultArtifactRoot: "file:///srv/root",
+      },
       {},
     );
-    expect(flagged).toMatchObject({ serveArtifacts: false, proxyArtifacts: false, artifactsDestination: "/srv/art", artifactsOnly: true, maxArtifactSize: 5, artifactRoot: "/srv/root" });
+    expect(flagged).toMatchObject({
+      serveArtifacts: false,
+      proxyArtifacts: false,
+      artifactsDestination: "/srv/art",
+      artifactsOnly: true,
+      maxArtifactSize: 5,
+      artifactRoot: "/srv/root",
+    });
     // An explicit root keeps local folders even while serving; the environment works as the flags do.
-    expect(configFromFlags({ defaultArtifactRoot: "/r" }, {})).toMatchObject({ serveArtifacts: true, proxyArtifacts: false, artifactRoot: "/r" });
-    expect(configFromFlags({}, { TRACKER_SERVE_ARTIFACTS: "0", TRACKER_ARTIFACTS_DESTINATION: "file:/e/a", TRACKER_MAX_ARTIFACT_SIZE: "512MB" })).toMatchObject({
+    expect(configFromFlags({ defaultArtifactRoot: "/r" }, {})).toMatchObject({
+      serveArtifacts: true,
+      proxyArtifacts: false,
+      artifactRoot: "/r",
+    });
+    expect(
+      configFromFlags(
+        {},
+        {
+          TRACKER_SERVE_ARTIFACTS: "0",
+          TRACKER_ARTIFACTS_DESTINATION: "file:/e/a",
+          TRACKER_MAX_ARTIFACT_SIZE: "512MB",
+        },
+      ),
+    ).toMatchObject({
       serveArtifacts: false,
       artifactsDestination: "/e/a",
       maxArtifactSize: 512 * 1000 ** 2,
@@ -53,21 +111,48 @@ describe("tracker CLI: flags and environment", () => {
     expect(parseByteSize("1.5k")).toBe(1500);
     expect(parseByteSize("1.5KiB")).toBe(1536);
     for (const bad of ["", "-1", "ten", "0"]) expect(() => parseByteSize(bad)).toThrow(ConfigError);
-    for (const bad of ["s3://bucket/x", "file://other.host/x"]) expect(() => configFromFlags({ artifactsDestination: bad }, {})).toThrow(ConfigError);
+    for (const bad of ["s3://bucket/x", "file://other.host/x"])
+      expect(() => configFromFlags({ artifactsDestination: bad }, {})).toThrow(ConfigError);
   });
 
   it("prints --help for every command", async () => {
-    for (const args of [["--help"], ["server", "--help"], ["db", "--help"], ["db", "migrate", "--help"], ["db", "upgrade", "--help"]]) {
+    for (const args of [
+      ["--help"],
+      ["server", "--help"],
+      ["db", "--help"],
+      ["db", "migrate", "--help"],
+      ["db", "upgrade", "--help"],
+    ]) {
       const run = await runCli(args);
       expect(run.code, args.join(" ")).toBe(0);
       expect(run.stdout).toMatch(/Usage: tracker/);
     }
     const server = await runCli(["server", "--help"]);
-    for (const flag of ["--host", "--port", "--backend-store-uri", "--default-artifact-root", "--workers", "--namespace", "--no-serve-artifacts", "--artifacts-destination", "--artifacts-only", "--max-artifact-size", "--heap-growth-percent"]) expect(server.stdout).toContain(flag);
+    for (const flag of [
+      "--host",
+      "--port",
+      "--backend-store-uri",
+      "--default-artifact-root",
+      "--workers",
+      "--namespace",
+      "--no-serve-artifacts",
+      "--artifacts-destination",
+      "--artifacts-only",
+      "--max-artifact-size",
+      "--heap-growth-percent",
+    ])
+      expect(server.stdout).toContain(flag);
   });
 
   it("answers a bad flag or value with one error line and exit code 2", async () => {
-    for (const args of [["server", "--bogus"], ["server", "--port", "abc"], ["server", "--workers", "0"], ["frobnicate"], ["server", "--namespace", "Bad Name!"], ["server", "--heap-growth-percent", "400"]]) {
+    for (const args of [
+      ["server", "--bogus"],
+      ["server", "--port", "abc"],
+      ["server", "--workers", "0"],
+      ["frobnicate"],
+      ["server", "--namespace", "Bad Name!"],
+      ["server", "--heap-growth-percent", "400"],
+    ]) {
       const run = await runCli(args);
       expect(run.code, args.join(" ")).toBe(2);
       expect(run.stderr.trim().split("\n")[0]).toMatch(/error|tracker:/);
@@ -118,10 +203,22 @@ describe.each(testDatabases())("tracker CLI on %s", (kind) => {
     const store = await backendStore(kind);
     disposers.push(store.dispose);
     const artifacts = fs.mkdtempSync(path.join(os.tmpdir(), "tracker-cli-art-"));
-    const server = await startServerProcess(["--namespace", "mlflow", "--backend-store-uri", store.uri, "--default-artifact-root", artifacts]);
+    const server = await startServerProcess([
+      "--namespace",
+      "mlflow",
+      "--backend-store-uri",
+      store.uri,
+      "--default-artifact-root",
+      artifacts,
+    ]);
     try {
-      const run = await fetch(`${server.url}/api/2.0/mlflow/runs/create`, { method: "POST", body: JSON.stringify({ experiment_id: "0", user_id: "u1" }) });
-      const body = (await run.json()) as { run: { info: { artifact_uri: string; run_id: string }; data: { tags: Array<{ key: string; value: string }> } } };
+      const run = await fetch(`${server.url}/api/2.0/mlflow/runs/create`, {
+        method: "POST",
+        body: JSON.stringify({ experiment_id: "0", user_id: "u1" }),
+      });
+      const body = (await run.json()) as {
+        run: { info: { artifact_uri: string; run_id: string }; data: { tags: Array<{ key: string; value: string }> } };
+      };
       expect(body.run.data.tags.map((t) => t.key).sort()).toEqual(["mlflow.runName", "mlflow.user"]);
       expect(body.run.info.artifact_uri.startsWith(path.join(artifacts, "0"))).toBe(true);
       const viaTracker = await fetch(`${server.url}/ajax-api/2.0/tracker/runs/get?run_id=${body.run.info.run_id}`);
@@ -139,7 +236,10 @@ describe.each(testDatabases())("tracker CLI on %s", (kind) => {
     try {
       const results = await Promise.all(
         Array.from({ length: 20 }, (_, i) =>
-          fetch(`${server.url}/api/2.0/tracker/experiments/create`, { method: "POST", body: JSON.stringify({ name: `w-${i}` }) }).then((r) => r.status),
+          fetch(`${server.url}/api/2.0/tracker/experiments/create`, {
+            method: "POST",
+            body: JSON.stringify({ name: `w-${i}` }),
+          }).then((r) => r.status),
         ),
       );
       expect(results.every((s) => s === 200)).toBe(true);

@@ -23,14 +23,20 @@ const postmasterPid = (dataDir: string): number | undefined => {
 };
 
 async function post(server: ServerProcess, operation: string, body: unknown): Promise<Record<string, unknown>> {
-  const response = await fetch(`${server.url}/api/2.0/tracker/${operation}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+  const response = await fetch(`${server.url}/api/2.0/tracker/${operation}`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
   const answer = (await response.json()) as Record<string, unknown>;
   expect(response.status, JSON.stringify(answer)).toBe(200);
   return answer;
 }
 
 async function getExperiment(server: ServerProcess, name: string): Promise<number> {
-  const response = await fetch(`${server.url}/api/2.0/tracker/experiments/get-by-name?experiment_name=${encodeURIComponent(name)}`);
+  const response = await fetch(
+    `${server.url}/api/2.0/tracker/experiments/get-by-name?experiment_name=${encodeURIComponent(name)}`,
+  );
   return response.status;
 }
 
@@ -47,7 +53,10 @@ describe("tracker server on the embedded default (PostgreSQL from the npm binari
     const first = await startServerProcess(["--backend-store-uri", dataDir], { env: DEFAULT });
     try {
       expect(first.output()).toContain("embedded PostgreSQL: creating a new database");
-      expect(startupLine(first)).toMatchObject({ databaseKind: "postgres", database: expect.stringMatching(/^PostgreSQL 18 \(embedded, pid \d+\) in /) });
+      expect(startupLine(first)).toMatchObject({
+        databaseKind: "postgres",
+        database: expect.stringMatching(/^PostgreSQL 18 \(embedded, pid \d+\) in /),
+      });
       await post(first, "experiments/create", { name: "before-the-crash" });
     } finally {
       first.kill(); // SIGKILL: tracker cannot stop its PostgreSQL
@@ -76,7 +85,10 @@ describe("tracker server on the embedded default (PostgreSQL from the npm binari
     const server = await startServerProcess(["--backend-store-uri", dataDir, "--workers", "2"], { env: DEFAULT });
     let pid: number | undefined;
     try {
-      expect(startupLine(server)).toMatchObject({ workers: 2, database: expect.stringMatching(/^PostgreSQL 18 \(embedded/) });
+      expect(startupLine(server)).toMatchObject({
+        workers: 2,
+        database: expect.stringMatching(/^PostgreSQL 18 \(embedded/),
+      });
       pid = postmasterPid(dataDir);
       await Promise.all(Array.from({ length: 8 }, (_, i) => post(server, "experiments/create", { name: `w-${i}` })));
       for (let i = 0; i < 8; i++) expect(await getExperiment(server, `w-${i}`)).toBe(200);
@@ -89,7 +101,9 @@ describe("tracker server on the embedded default (PostgreSQL from the npm binari
 
   it("keeps serving an existing PGlite data dir with PGlite (no data hidden by the new default)", async () => {
     const dataDir = path.join(root, "was-pglite");
-    const before = await startServerProcess(["--backend-store-uri", dataDir], { env: { ...DEFAULT, TRACKER_EMBEDDED_DATABASE: "pglite" } });
+    const before = await startServerProcess(["--backend-store-uri", dataDir], {
+      env: { ...DEFAULT, TRACKER_EMBEDDED_DATABASE: "pglite" },
+    });
     try {
       await post(before, "experiments/create", { name: "made-on-pglite" });
     } finally {
@@ -106,25 +120,41 @@ describe("tracker server on the embedded default (PostgreSQL from the npm binari
   });
 
   // As root, PostgreSQL runs as an unprivileged user, who cannot enter a folder only root may enter.
-  it.runIf(process.getuid?.() === 0)("falls back to PGlite, and says why, where PostgreSQL's user cannot reach the data dir", async () => {
-    const locked = path.join(root, "root-only");
-    fs.mkdirSync(locked, { mode: 0o700 });
-    const dataDir = path.join(locked, "data");
-    const server = await startServerProcess(["--backend-store-uri", dataDir], { env: DEFAULT });
-    try {
-      expect(startupLine(server)).toMatchObject({ databaseKind: "pglite", database: expect.stringContaining("PostgreSQL binaries unavailable") });
-      // Said once: the engine is chosen once per start.
-      const fallback = server.output().split("\n").filter((line) => line.includes("embedded PostgreSQL cannot run here: using PGlite"));
-      expect(fallback).toHaveLength(1);
-      expect(fallback[0]).toMatch(/may not enter .*root-only/);
-      await post(server, "experiments/create", { name: "on-the-fallback" });
-    } finally {
-      expect(await server.stop()).toBe(0);
-    }
-    const forced = await runCli(["db", "migrate", "--backend-store-uri", path.join(locked, "forced"), "--embedded-database", "postgres"]);
-    expect(forced.code).toBe(2);
-    expect(forced.stderr).toMatch(/may not enter .*root-only/);
-  });
+  it.runIf(process.getuid?.() === 0)(
+    "falls back to PGlite, and says why, where PostgreSQL's user cannot reach the data dir",
+    async () => {
+      const locked = path.join(root, "root-only");
+      fs.mkdirSync(locked, { mode: 0o700 });
+      const dataDir = path.join(locked, "data");
+      const server = await startServerProcess(["--backend-store-uri", dataDir], { env: DEFAULT });
+      try {
+        expect(startupLine(server)).toMatchObject({
+          databaseKind: "pglite",
+          database: expect.stringContaining("PostgreSQL binaries unavailable"),
+        });
+        // Said once: the engine is chosen once per start.
+        const fallback = server
+          .output()
+          .split("\n")
+          .filter((line) => line.includes("embedded PostgreSQL cannot run here: using PGlite"));
+        expect(fallback).toHaveLength(1);
+        expect(fallback[0]).toMatch(/may not enter .*root-only/);
+        await post(server, "experiments/create", { name: "on-the-fallback" });
+      } finally {
+        expect(await server.stop()).toBe(0);
+      }
+      const forced = await runCli([
+        "db",
+        "migrate",
+        "--backend-store-uri",
+        path.join(locked, "forced"),
+        "--embedded-database",
+        "postgres",
+      ]);
+      expect(forced.code).toBe(2);
+      expect(forced.stderr).toMatch(/may not enter .*root-only/);
+    },
+  );
 
   it("runs db migrate on the embedded PostgreSQL and stops it again", async () => {
     const dataDir = path.join(root, "migrate");
@@ -136,7 +166,13 @@ describe("tracker server on the embedded default (PostgreSQL from the npm binari
   });
 
   it("refuses an unknown --embedded-database with a clear message", async () => {
-    const run = await runCli(["server", "--backend-store-uri", path.join(root, "bad"), "--embedded-database", "sqlite"]);
+    const run = await runCli([
+      "server",
+      "--backend-store-uri",
+      path.join(root, "bad"),
+      "--embedded-database",
+      "sqlite",
+    ]);
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('embedded database must be one of auto, postgres, pglite, got "sqlite"');
   });

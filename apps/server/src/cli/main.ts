@@ -47,12 +47,31 @@ function withServerFlags(cmd: Command): Command {
       "folder (or file:// URI) for new experiments' artifacts, written directly by clients instead of through the server (env TRACKER_ARTIFACT_ROOT)",
     )
     .option("--no-serve-artifacts", "do not serve the mlflow-artifacts API (env TRACKER_SERVE_ARTIFACTS=0)")
-    .option("--artifacts-destination <dir>", "folder (or file:// URI) where served artifacts live (env TRACKER_ARTIFACTS_DESTINATION; default <data dir>/artifacts)")
-    .option("--artifacts-only", "serve only the artifact API; tracking and registry answer 503 (env TRACKER_ARTIFACTS_ONLY=1)")
-    .option("--max-artifact-size <bytes>", "largest artifact upload, e.g. 10GiB (env TRACKER_MAX_ARTIFACT_SIZE; default 10GiB)", byteSizeOption)
-    .option("--namespace <name>", "path segment and system-tag prefix, e.g. mlflow (env TRACKER_NAMESPACE; default tracker)")
-    .option("--embedded-database <engine>", "without a postgresql:// URL: auto (PostgreSQL from the bundled binaries where they run, else PGlite; an existing PGlite data dir stays PGlite), postgres or pglite (env TRACKER_EMBEDDED_DATABASE; default auto)")
-    .option("--log-format <format>", "auto (human lines on a terminal, JSON lines otherwise), json or pretty (env TRACKER_LOG_FORMAT; default auto)");
+    .option(
+      "--artifacts-destination <dir>",
+      "folder (or file:// URI) where served artifacts live (env TRACKER_ARTIFACTS_DESTINATION; default <data dir>/artifacts)",
+    )
+    .option(
+      "--artifacts-only",
+      "serve only the artifact API; tracking and registry answer 503 (env TRACKER_ARTIFACTS_ONLY=1)",
+    )
+    .option(
+      "--max-artifact-size <bytes>",
+      "largest artifact upload, e.g. 10GiB (env TRACKER_MAX_ARTIFACT_SIZE; default 10GiB)",
+      byteSizeOption,
+    )
+    .option(
+      "--namespace <name>",
+      "path segment and system-tag prefix, e.g. mlflow (env TRACKER_NAMESPACE; default tracker)",
+    )
+    .option(
+      "--embedded-database <engine>",
+      "without a postgresql:// URL: auto (PostgreSQL from the bundled binaries where they run, else PGlite; an existing PGlite data dir stays PGlite), postgres or pglite (env TRACKER_EMBEDDED_DATABASE; default auto)",
+    )
+    .option(
+      "--log-format <format>",
+      "auto (human lines on a terminal, JSON lines otherwise), json or pretty (env TRACKER_LOG_FORMAT; default auto)",
+    );
 }
 
 function byteSizeOption(value: string): number {
@@ -97,7 +116,10 @@ async function serve(flags: ServerFlags): Promise<void> {
     fail(`--workers ${errorText(err)}`);
   }
   if (workers > 1) {
-    if (!config.databaseUrl) fail("--workers above 1 needs PostgreSQL (--backend-store-uri postgresql://..., or the embedded PostgreSQL); PGlite is single-process");
+    if (!config.databaseUrl)
+      fail(
+        "--workers above 1 needs PostgreSQL (--backend-store-uri postgresql://..., or the embedded PostgreSQL); PGlite is single-process",
+      );
     try {
       // Migrate once before the workers start.
       await (await openDatabase(config)).close();
@@ -118,11 +140,19 @@ async function serveWorker(flags: ServerFlags): Promise<void> {
   const sharedUrl = process.env[SHARED_URL];
   if (sharedUrl) config = { ...config, databaseUrl: sharedUrl };
   const workers = workerCount(flags, process.env, true);
-  await runServer(config, createLogger(config.logLevel, config.logFormat), { workers, databaseDescription: process.env[SHARED_DESCRIPTION] || undefined });
+  await runServer(config, createLogger(config.logLevel, config.logFormat), {
+    workers,
+    databaseDescription: process.env[SHARED_DESCRIPTION] || undefined,
+  });
 }
 
 /** Serves until SIGTERM/SIGINT, then finishes in-flight requests, closes the pool and runs `after`. */
-async function runServer(config: TrackerConfig, logger: Logger, options: StartOptions, after: () => Promise<unknown> = async () => undefined): Promise<void> {
+async function runServer(
+  config: TrackerConfig,
+  logger: Logger,
+  options: StartOptions,
+  after: () => Promise<unknown> = async () => undefined,
+): Promise<void> {
   let server: RunningServer;
   logger.debug({ heapGrowth: limitHeapGrowth(config.heapGrowthPercent) }, "heap growth after a full collection");
   try {
@@ -152,7 +182,9 @@ async function migrate(flags: ServerFlags): Promise<void> {
   } catch (err) {
     fail(`migration failed: ${errorText(err)}`);
   }
-  process.stdout.write(`database is up to date (${config.databaseUrl ? redactUrl(config.databaseUrl) : config.dataDir})\n`);
+  process.stdout.write(
+    `database is up to date (${config.databaseUrl ? redactUrl(config.databaseUrl) : config.dataDir})\n`,
+  );
 }
 
 export function buildProgram(): Command {
@@ -162,8 +194,16 @@ export function buildProgram(): Command {
     .exitOverride();
 
   withServerFlags(program.command("server").description("start the HTTP server"))
-    .option("--workers <n>", "number of server processes; above 1 needs PostgreSQL, embedded or not (env TRACKER_WORKERS; default: the number of CPUs on PostgreSQL, 1 on PGlite)", parseIntegerOption(1, 64))
-    .option("--heap-growth-percent <n>", `how far each server process lets V8 grow its heap after a full garbage collection, in percent of the live heap; 0 leaves V8's own policy (env TRACKER_HEAP_GROWTH_PERCENT; default ${DEFAULT_HEAP_GROWTH_PERCENT})`, parseIntegerOption(0, MAX_HEAP_GROWTH_PERCENT))
+    .option(
+      "--workers <n>",
+      "number of server processes; above 1 needs PostgreSQL, embedded or not (env TRACKER_WORKERS; default: the number of CPUs on PostgreSQL, 1 on PGlite)",
+      parseIntegerOption(1, 64),
+    )
+    .option(
+      "--heap-growth-percent <n>",
+      `how far each server process lets V8 grow its heap after a full garbage collection, in percent of the live heap; 0 leaves V8's own policy (env TRACKER_HEAP_GROWTH_PERCENT; default ${DEFAULT_HEAP_GROWTH_PERCENT})`,
+      parseIntegerOption(0, MAX_HEAP_GROWTH_PERCENT),
+    )
     .action(serve);
 
   const db = program.command("db").description("database maintenance").exitOverride();

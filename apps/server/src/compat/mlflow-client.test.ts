@@ -9,14 +9,35 @@ import { testDatabases } from "@tracker/testing";
  */
 
 interface MlflowRunsApi {
-  create(a: { experiment_id: string; user_id?: string; start_time?: number; tags?: Array<{ key: string; value: string }> }): Promise<{ run: { info: { run_id: string; artifact_uri: string; run_name: string } } }>;
-  get(a: { run_id: string }): Promise<{ run: { info: Record<string, unknown>; data: { metrics?: Array<{ key: string; value: number }>; params?: unknown[]; tags?: Array<{ key: string; value: string }> } } }>;
+  create(a: {
+    experiment_id: string;
+    user_id?: string;
+    start_time?: number;
+    tags?: Array<{ key: string; value: string }>;
+  }): Promise<{ run: { info: { run_id: string; artifact_uri: string; run_name: string } } }>;
+  get(a: {
+    run_id: string;
+  }): Promise<{
+    run: {
+      info: Record<string, unknown>;
+      data: {
+        metrics?: Array<{ key: string; value: number }>;
+        params?: unknown[];
+        tags?: Array<{ key: string; value: string }>;
+      };
+    };
+  }>;
   logMetric(a: { run_id: string; key: string; value: number; timestamp: number; step?: number }): Promise<unknown>;
   logParameter(a: { run_id: string; key: string; value: string }): Promise<unknown>;
   logBatch(a: { run_id: string; metrics?: unknown[]; params?: unknown[]; tags?: unknown[] }): Promise<unknown>;
   setTag(a: { run_id: string; key: string; value: string }): Promise<unknown>;
   update(a: { run_id: string; status?: string; end_time?: number }): Promise<{ run_info: { status: string } }>;
-  search(a: { experiment_ids: string[]; filter?: string; order_by?: string[]; max_results?: number }): Promise<{ runs?: Array<{ info: { run_id: string } }> }>;
+  search(a: {
+    experiment_ids: string[];
+    filter?: string;
+    order_by?: string[];
+    max_results?: number;
+  }): Promise<{ runs?: Array<{ info: { run_id: string } }> }>;
 }
 interface MlflowClient {
   Experiments: {
@@ -25,8 +46,18 @@ interface MlflowClient {
     get(a: { experiment_id: string }): Promise<{ experiment: { name: string } }>;
   };
   Runs: MlflowRunsApi;
-  Metrics: { getHistory(a: { run_id: string; metric_key: string }): Promise<{ metrics?: Array<{ value: number; step: number }> }> };
-  Artifacts: { list(a: { run_id: string; path?: string }): Promise<{ root_uri: string; files?: Array<{ path: string; is_dir: boolean; file_size?: number }> }> };
+  Metrics: {
+    getHistory(a: {
+      run_id: string;
+      metric_key: string;
+    }): Promise<{ metrics?: Array<{ value: number; step: number }> }>;
+  };
+  Artifacts: {
+    list(a: {
+      run_id: string;
+      path?: string;
+    }): Promise<{ root_uri: string; files?: Array<{ path: string; is_dir: boolean; file_size?: number }> }>;
+  };
 }
 
 const require = createRequire(import.meta.url);
@@ -57,13 +88,24 @@ describe.each(testDatabases())("the npm `mlflow` client against tracker --namesp
 
     const runIds: string[] = [];
     for (let r = 0; r < 3; r++) {
-      const { run } = await client.Runs.create({ experiment_id, user_id: "ada", start_time: Date.now() + r, tags: [{ key: "kind", value: "train" }] });
+      const { run } = await client.Runs.create({
+        experiment_id,
+        user_id: "ada",
+        start_time: Date.now() + r,
+        tags: [{ key: "kind", value: "train" }],
+      });
       expect(run.info.run_name).toMatch(/^[a-z]+-[a-z]+-\d+$/);
       const runId = run.info.run_id;
       runIds.push(runId);
       await client.Runs.logParameter({ run_id: runId, key: "lr", value: String(0.1 * (r + 1)) });
       for (let step = 0; step < 10; step++) {
-        await client.Runs.logMetric({ run_id: runId, key: "loss", value: 1 / (step + 1 + r), timestamp: 1000 + step, step });
+        await client.Runs.logMetric({
+          run_id: runId,
+          key: "loss",
+          value: 1 / (step + 1 + r),
+          timestamp: 1000 + step,
+          step,
+        });
       }
       await client.Runs.logBatch({
         run_id: runId,
@@ -77,11 +119,21 @@ describe.each(testDatabases())("the npm `mlflow` client against tracker --namesp
     }
 
     const got = await client.Runs.get({ run_id: runIds[0] });
-    expect(got.run.data.tags).toEqual(expect.arrayContaining([{ key: "mlflow.user", value: "ada" }, { key: "owner", value: "team-a" }]));
+    expect(got.run.data.tags).toEqual(
+      expect.arrayContaining([
+        { key: "mlflow.user", value: "ada" },
+        { key: "owner", value: "team-a" },
+      ]),
+    );
     expect(got.run.data.tags?.find((t) => t.key === "mlflow.runName")).toBeDefined();
     expect(got.run.data.metrics?.find((m) => m.key === "loss")?.value).toBeCloseTo(0.1);
 
-    const found = await client.Runs.search({ experiment_ids: [experiment_id], filter: "metrics.acc > 0.55 and params.epochs = '10'", order_by: ["metrics.acc DESC"], max_results: 10 });
+    const found = await client.Runs.search({
+      experiment_ids: [experiment_id],
+      filter: "metrics.acc > 0.55 and params.epochs = '10'",
+      order_by: ["metrics.acc DESC"],
+      max_results: 10,
+    });
     expect(found.runs?.map((r) => r.info.run_id)).toEqual([runIds[2], runIds[1]]);
 
     const history = await client.Metrics.getHistory({ run_id: runIds[0], metric_key: "loss" });
@@ -91,7 +143,10 @@ describe.each(testDatabases())("the npm `mlflow` client against tracker --namesp
     // client has no upload, so this PUT is what MLflow's Python client sends), then lists them.
     const root = got.run.info.artifact_uri as string;
     expect(root).toBe(`mlflow-artifacts:/${experiment_id}/${runIds[0]}/artifacts`);
-    const put = await fetch(`${server.url}/api/2.0/mlflow-artifacts/artifacts/${root.slice("mlflow-artifacts:/".length)}/model/MLmodel`, { method: "PUT", body: "flavors: {}\n" });
+    const put = await fetch(
+      `${server.url}/api/2.0/mlflow-artifacts/artifacts/${root.slice("mlflow-artifacts:/".length)}/model/MLmodel`,
+      { method: "PUT", body: "flavors: {}\n" },
+    );
     expect(put.status).toBe(200);
     const listed = await client.Artifacts.list({ run_id: runIds[0] });
     expect(listed.root_uri).toBe(root);
@@ -102,16 +157,33 @@ describe.each(testDatabases())("the npm `mlflow` client against tracker --namesp
 
   it("registers a model version, moves it to Production and reads the latest versions (MLflow 1.x paths)", async () => {
     const post = async (p: string, body: unknown) => {
-      const res = await fetch(`${server.url}/api/2.0/${p}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+      const res = await fetch(`${server.url}/api/2.0/${p}`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(body),
+      });
       expect(res.status, `${p}: ${await res.clone().text()}`).toBe(200);
       return res.json() as Promise<Record<string, any>>;
     };
     await post("mlflow/registered-models/create", { name: "churn" });
     const created = await post("mlflow/model-versions/create", { name: "churn", source: "/tmp/model", run_id: "" });
-    expect(created.model_version).toMatchObject({ name: "churn", version: "1", current_stage: "None", status: "READY" });
-    const moved = await post("mlflow/model-versions/transition-stage", { name: "churn", version: "1", stage: "production", archive_existing_versions: true });
+    expect(created.model_version).toMatchObject({
+      name: "churn",
+      version: "1",
+      current_stage: "None",
+      status: "READY",
+    });
+    const moved = await post("mlflow/model-versions/transition-stage", {
+      name: "churn",
+      version: "1",
+      stage: "production",
+      archive_existing_versions: true,
+    });
     expect(moved.model_version.current_stage).toBe("Production");
-    const latest = await post("mlflow/registered-models/get-latest-versions", { name: "churn", stages: ["Production"] });
+    const latest = await post("mlflow/registered-models/get-latest-versions", {
+      name: "churn",
+      stages: ["Production"],
+    });
     expect(latest.model_versions.map((v: { version: string }) => v.version)).toEqual(["1"]);
   });
 
@@ -139,32 +211,53 @@ describe.each(testDatabases())("the npm `mlflow` client against tracker --namesp
       schema: JSON.stringify({ mlflow_colspec: [{ type: "double", name: "sepal_length" }] }),
       profile: JSON.stringify({ num_rows: 150, num_elements: 750 }),
     };
-    await send("POST", "runs/log-inputs", { run_id: runId, datasets: [{ tags: [{ key: "mlflow.data.context", value: "training" }], dataset }] });
+    await send("POST", "runs/log-inputs", {
+      run_id: runId,
+      datasets: [{ tags: [{ key: "mlflow.data.context", value: "training" }], dataset }],
+    });
     // MLflow 2.x's limits: a 1,000-character param and a 6,000-character tag are fine.
     await client.Runs.logParameter({ run_id: runId, key: "features", value: "f".repeat(1000) });
     await client.Runs.setTag({ run_id: runId, key: "mlflow.note.content", value: "n".repeat(6000) });
     await client.Runs.update({ run_id: runId, status: "FINISHED", end_time: Date.now() });
 
-    const got = (await client.Runs.get({ run_id: runId })) as unknown as { run: { inputs: { dataset_inputs: unknown[] } } };
-    expect(got.run.inputs.dataset_inputs).toEqual([{ tags: [{ key: "mlflow.data.context", value: "training" }], dataset }]);
-    const found = await client.Runs.search({ experiment_ids: [experiment_id], filter: "dataset.name = 'iris' AND dataset.context = 'training'" });
+    const got = (await client.Runs.get({ run_id: runId })) as unknown as {
+      run: { inputs: { dataset_inputs: unknown[] } };
+    };
+    expect(got.run.inputs.dataset_inputs).toEqual([
+      { tags: [{ key: "mlflow.data.context", value: "training" }], dataset },
+    ]);
+    const found = await client.Runs.search({
+      experiment_ids: [experiment_id],
+      filter: "dataset.name = 'iris' AND dataset.context = 'training'",
+    });
     expect(found.runs?.map((r) => r.info.run_id)).toEqual([runId]);
 
     // mlflow.register_model(f"runs:/{run_id}/model", "iris-classifier") twice, then the champion alias.
     await send("POST", "registered-models/create", { name: "iris-classifier" });
-    for (let i = 0; i < 2; i++) await send("POST", "model-versions/create", { name: "iris-classifier", source: `runs:/${runId}/model`, run_id: runId });
+    for (let i = 0; i < 2; i++)
+      await send("POST", "model-versions/create", {
+        name: "iris-classifier",
+        source: `runs:/${runId}/model`,
+        run_id: runId,
+      });
     await send("POST", "registered-models/alias", { name: "iris-classifier", alias: "champion", version: "2" });
 
     // mlflow.pyfunc.load_model("models:/iris-classifier@champion"): version by alias, then its download URI.
     const byAlias = await send("GET", "registered-models/alias?name=iris-classifier&alias=champion");
     expect(byAlias.model_version).toMatchObject({ name: "iris-classifier", version: "2", aliases: ["champion"] });
-    const uri = await send("GET", `model-versions/get-download-uri?name=iris-classifier&version=${byAlias.model_version.version}`);
+    const uri = await send(
+      "GET",
+      `model-versions/get-download-uri?name=iris-classifier&version=${byAlias.model_version.version}`,
+    );
     expect(uri.artifact_uri).toBe(`runs:/${runId}/model`);
     const model = await send("GET", "registered-models/get?name=iris-classifier");
     expect(model.registered_model.aliases).toEqual([{ alias: "champion", version: "2" }]);
 
     // client.search_model_versions("name='iris-classifier'", order_by=["version_number DESC"])
-    const versions = await send("GET", "model-versions/search?filter=name%3D%27iris-classifier%27&order_by=version_number+DESC&max_results=10000");
+    const versions = await send(
+      "GET",
+      "model-versions/search?filter=name%3D%27iris-classifier%27&order_by=version_number+DESC&max_results=10000",
+    );
     expect(versions.model_versions.map((v: { version: string }) => v.version)).toEqual(["2", "1"]);
 
     await send("DELETE", "registered-models/alias", { name: "iris-classifier", alias: "champion" });

@@ -64,7 +64,8 @@ export class ConfigError extends Error {}
 
 export function parseEmbeddedDatabase(raw: string | undefined): EmbeddedDatabase {
   if (raw === undefined || raw === "") return "auto";
-  if (!(EMBEDDED_DATABASES as readonly string[]).includes(raw)) throw new ConfigError(`embedded database must be one of ${EMBEDDED_DATABASES.join(", ")}, got "${raw}"`);
+  if (!(EMBEDDED_DATABASES as readonly string[]).includes(raw))
+    throw new ConfigError(`embedded database must be one of ${EMBEDDED_DATABASES.join(", ")}, got "${raw}"`);
   return raw as EmbeddedDatabase;
 }
 
@@ -88,13 +89,15 @@ export function integerInRange(raw: string, min: number, max: number): number | 
 export function parseHeapGrowthPercent(raw: string | undefined): number {
   if (raw === undefined || raw === "") return DEFAULT_HEAP_GROWTH_PERCENT;
   const n = integerInRange(raw, 0, MAX_HEAP_GROWTH_PERCENT);
-  if (n === undefined) throw new ConfigError(`heap growth percent must be an integer from 0 to ${MAX_HEAP_GROWTH_PERCENT}, got "${raw}"`);
+  if (n === undefined)
+    throw new ConfigError(`heap growth percent must be an integer from 0 to ${MAX_HEAP_GROWTH_PERCENT}, got "${raw}"`);
   return n;
 }
 
 function parseLogFormat(raw: string | undefined): LogFormat {
   if (raw === undefined || raw === "") return "auto";
-  if (!(LOG_FORMATS as readonly string[]).includes(raw)) throw new ConfigError(`log format must be one of ${LOG_FORMATS.join(", ")}, got "${raw}"`);
+  if (!(LOG_FORMATS as readonly string[]).includes(raw))
+    throw new ConfigError(`log format must be one of ${LOG_FORMATS.join(", ")}, got "${raw}"`);
   return raw as LogFormat;
 }
 
@@ -113,12 +116,14 @@ export function localFolder(value: string, what: string): string {
       } catch {
         throw new ConfigError(`${what} is not a valid file:// URI: "${value}"`);
       }
-      if (url.hostname !== "" && url.hostname !== "localhost") throw new ConfigError(`${what} names another host: "${value}"`);
+      if (url.hostname !== "" && url.hostname !== "localhost")
+        throw new ConfigError(`${what} names another host: "${value}"`);
       return path.resolve(decodeURIComponent(url.pathname));
     }
     return path.resolve(value.slice("file:".length));
   }
-  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(value)) throw new ConfigError(`${what} must be a local folder or a file:// URI, got "${value}"`);
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(value))
+    throw new ConfigError(`${what} must be a local folder or a file:// URI, got "${value}"`);
   return path.resolve(value);
 }
 
@@ -134,10 +139,14 @@ export function parseByteSize(raw: string, what = "size"): number {
   return bytes;
 }
 
-const flag = (raw: string | undefined): boolean | undefined => (raw === undefined || raw === "" ? undefined : !/^(0|false|no|off)$/i.test(raw));
+const flag = (raw: string | undefined): boolean | undefined =>
+  raw === undefined || raw === "" ? undefined : !/^(0|false|no|off)$/i.test(raw);
 
 /** Reads the configuration from environment variables (see README: Configuration). */
-export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<TrackerConfig> = {}): TrackerConfig {
+export function loadConfig(
+  env: NodeJS.ProcessEnv = process.env,
+  overrides: Partial<TrackerConfig> = {},
+): TrackerConfig {
   const dataDir = path.resolve(overrides.dataDir ?? env.TRACKER_DATA_DIR ?? "./.tracker");
   const namespace = overrides.namespace ?? env.TRACKER_NAMESPACE ?? "tracker";
   if (!/^[a-z][a-z0-9_-]{0,30}$/.test(namespace)) {
@@ -152,12 +161,22 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     databaseUrl,
     dataDir,
     embeddedDatabase: overrides.embeddedDatabase ?? parseEmbeddedDatabase(env.TRACKER_EMBEDDED_DATABASE),
-    artifactRoot: explicitRoot === undefined ? path.join(dataDir, "artifacts") : localFolder(explicitRoot, "the default artifact root"),
+    artifactRoot:
+      explicitRoot === undefined
+        ? path.join(dataDir, "artifacts")
+        : localFolder(explicitRoot, "the default artifact root"),
     serveArtifacts,
     proxyArtifacts: overrides.proxyArtifacts ?? (serveArtifacts && explicitRoot === undefined),
-    artifactsDestination: localFolder(overrides.artifactsDestination ?? (env.TRACKER_ARTIFACTS_DESTINATION || path.join(dataDir, "artifacts")), "the artifacts destination"),
+    artifactsDestination: localFolder(
+      overrides.artifactsDestination ?? (env.TRACKER_ARTIFACTS_DESTINATION || path.join(dataDir, "artifacts")),
+      "the artifacts destination",
+    ),
     artifactsOnly: overrides.artifactsOnly ?? flag(env.TRACKER_ARTIFACTS_ONLY) ?? false,
-    maxArtifactSize: overrides.maxArtifactSize ?? (env.TRACKER_MAX_ARTIFACT_SIZE ? parseByteSize(env.TRACKER_MAX_ARTIFACT_SIZE, "TRACKER_MAX_ARTIFACT_SIZE") : DEFAULT_MAX_ARTIFACT_SIZE),
+    maxArtifactSize:
+      overrides.maxArtifactSize ??
+      (env.TRACKER_MAX_ARTIFACT_SIZE
+        ? parseByteSize(env.TRACKER_MAX_ARTIFACT_SIZE, "TRACKER_MAX_ARTIFACT_SIZE")
+        : DEFAULT_MAX_ARTIFACT_SIZE),
     namespace,
     logLevel: overrides.logLevel ?? env.LOG_LEVEL ?? "info",
     logFormat: parseLogFormat(overrides.logFormat ?? env.TRACKER_LOG_FORMAT),

@@ -10,7 +10,13 @@ import { getModelVersion } from "./registry/model-versions.js";
 import { decodeOffsetToken, encodeOffsetToken } from "./page-token.js";
 import { findRunRow } from "../store/runs.js";
 import { isKnownActive, rememberActive } from "./active-runs-cache.js";
-import { baseName, checkArtifactPath, joinArtifactPath, ROOT_PATH, type ArtifactPath } from "./artifact-store/artifact-path.js";
+import {
+  baseName,
+  checkArtifactPath,
+  joinArtifactPath,
+  ROOT_PATH,
+  type ArtifactPath,
+} from "./artifact-store/artifact-path.js";
 import type { ArtifactEntry, ArtifactStore, WriteOptions } from "./artifact-store/artifact-store.js";
 import { LocalFolderStore } from "./artifact-store/local-folder-store.js";
 
@@ -42,7 +48,10 @@ export function artifactStores(config: TrackerConfig): ArtifactStores {
   let stores = storesByConfig.get(config);
   if (!stores) {
     const destinationRoot = new LocalFolderStore(config.artifactsDestination);
-    const localRoot = path.resolve(config.artifactRoot) === path.resolve(config.artifactsDestination) ? destinationRoot : new LocalFolderStore(config.artifactRoot);
+    const localRoot =
+      path.resolve(config.artifactRoot) === path.resolve(config.artifactsDestination)
+        ? destinationRoot
+        : new LocalFolderStore(config.artifactRoot);
     stores = { destination: destinationRoot, destinationRoot, localRoot };
     storesByConfig.set(config, stores);
   }
@@ -68,7 +77,8 @@ export interface ArtifactLocation {
 
 const MLFLOW_ARTIFACTS_ANCHOR = "/api/2.0/mlflow-artifacts/artifacts";
 
-const inside = (child: string, parent: string) => child === parent || child.startsWith(parent.endsWith(path.sep) ? parent : parent + path.sep);
+const inside = (child: string, parent: string) =>
+  child === parent || child.startsWith(parent.endsWith(path.sep) ? parent : parent + path.sep);
 
 /** The local directory of an artifact URI (`/abs/path` or `file:`), or undefined for other schemes. */
 export function localArtifactRoot(artifactUri: string): string | undefined {
@@ -90,13 +100,19 @@ export function locate(config: TrackerConfig, artifactUri: string): ArtifactLoca
   if (/^mlflow-artifacts:/i.test(artifactUri)) {
     let rest = artifactUri.slice("mlflow-artifacts:".length);
     if (rest.startsWith("//")) rest = rest.slice(2).replace(/^[^/]*/, "");
-    return { store: stores.destination, path: checkArtifactPath(decodeSafely(rest.replace(/^\/+/, "")), "artifact location") };
+    return {
+      store: stores.destination,
+      path: checkArtifactPath(decodeSafely(rest.replace(/^\/+/, "")), "artifact location"),
+    };
   }
   if (/^https?:\/\//i.test(artifactUri)) {
     const at = artifactUri.indexOf(MLFLOW_ARTIFACTS_ANCHOR);
     if (at === -1) return undefined;
     const rest = artifactUri.slice(at + MLFLOW_ARTIFACTS_ANCHOR.length).replace(/[?#].*$/, "");
-    return { store: stores.destination, path: checkArtifactPath(decodeSafely(rest.replace(/^\/+/, "")), "artifact location") };
+    return {
+      store: stores.destination,
+      path: checkArtifactPath(decodeSafely(rest.replace(/^\/+/, "")), "artifact location"),
+    };
   }
   let local: string | undefined;
   try {
@@ -109,10 +125,15 @@ export function locate(config: TrackerConfig, artifactUri: string): ArtifactLoca
   for (const store of [stores.localRoot, stores.destinationRoot]) {
     const root = path.resolve(store.root);
     if (inside(resolved, root)) {
-      return { store, path: checkArtifactPath(path.relative(root, resolved).split(path.sep).join("/"), "artifact location") };
+      return {
+        store,
+        path: checkArtifactPath(path.relative(root, resolved).split(path.sep).join("/"), "artifact location"),
+      };
     }
   }
-  throw invalidParameter(`The artifact location '${artifactUri}' is outside the server's artifact root; its files are not served`);
+  throw invalidParameter(
+    `The artifact location '${artifactUri}' is outside the server's artifact root; its files are not served`,
+  );
 }
 
 function decodeSafely(text: string): string {
@@ -124,7 +145,10 @@ function decodeSafely(text: string): string {
 }
 
 /** The run's artifact root in its store, or undefined when the run's artifacts are not served. */
-async function runLocation(services: Services, runId: string): Promise<{ rootUri: string; location: ArtifactLocation | undefined }> {
+async function runLocation(
+  services: Services,
+  runId: string,
+): Promise<{ rootUri: string; location: ArtifactLocation | undefined }> {
   const run = await getRun(services, runId);
   return { rootUri: run.info.artifactUri, location: locate(services.config, run.info.artifactUri) };
 }
@@ -147,7 +171,8 @@ export async function listArtifacts(
   if (!location) return { rootUri, page: { items: [] } };
   const entries = (await location.store.list(joinArtifactPath(location.path, relative))) ?? [];
   const items = entries.slice(offset, offset + ARTIFACT_PAGE_SIZE).map((e) => toRecord(relative, e));
-  const next = offset + ARTIFACT_PAGE_SIZE < entries.length ? encodeOffsetToken(offset + ARTIFACT_PAGE_SIZE) : undefined;
+  const next =
+    offset + ARTIFACT_PAGE_SIZE < entries.length ? encodeOffsetToken(offset + ARTIFACT_PAGE_SIZE) : undefined;
   return { rootUri, page: { items, nextPageToken: next } };
 }
 
@@ -174,25 +199,39 @@ function requireFilePath(relativePath: string): ArtifactPath {
 export async function runArtifactFile(services: Services, runId: string, relativePath: string): Promise<ArtifactFile> {
   const relative = requireFilePath(relativePath);
   const { location } = await runLocation(services, runId);
-  return existingFile(location && { store: location.store, path: joinArtifactPath(location.path, relative) }, relativePath);
+  return existingFile(
+    location && { store: location.store, path: joinArtifactPath(location.path, relative) },
+    relativePath,
+  );
 }
 
 /**
  * A file below a model version's source (/model-versions/get-artifact): `runs:/<run_id>/<path>`
  * resolves to that run's artifacts, other sources as artifact URIs.
  */
-export async function modelVersionArtifactFile(services: Services, name: string, version: string, relativePath: string): Promise<ArtifactFile> {
+export async function modelVersionArtifactFile(
+  services: Services,
+  name: string,
+  version: string,
+  relativePath: string,
+): Promise<ArtifactFile> {
   const relative = requireFilePath(relativePath);
   const { source } = await getModelVersion(services, { name, version });
   const runs = /^runs:\/+([^/]+)\/?(.*)$/.exec(source);
   let location: ArtifactLocation | undefined;
   if (runs) {
     const run = await runLocation(services, runs[1]!);
-    location = run.location && { store: run.location.store, path: joinArtifactPath(run.location.path, checkArtifactPath(runs[2]!, "source")) };
+    location = run.location && {
+      store: run.location.store,
+      path: joinArtifactPath(run.location.path, checkArtifactPath(runs[2]!, "source")),
+    };
   } else {
     location = locate(services.config, source);
   }
-  return existingFile(location && { store: location.store, path: joinArtifactPath(location.path, relative) }, relativePath);
+  return existingFile(
+    location && { store: location.store, path: joinArtifactPath(location.path, relative) },
+    relativePath,
+  );
 }
 
 // The mlflow-artifacts API: paths relative to the artifacts destination.
@@ -222,10 +261,18 @@ async function refuseDeletedRun(services: Services, p: ArtifactPath): Promise<vo
   if (row) rememberActive(runId);
 }
 
-export async function uploadToDestination(services: Services, rawPath: string, body: Readable, options: Omit<WriteOptions, "maxBytes">): Promise<void> {
+export async function uploadToDestination(
+  services: Services,
+  rawPath: string,
+  body: Readable,
+  options: Omit<WriteOptions, "maxBytes">,
+): Promise<void> {
   const p = requireFilePath(rawPath);
   await refuseDeletedRun(services, p);
-  await artifactStores(services.config).destination.write(p, body, { ...options, maxBytes: services.config.maxArtifactSize });
+  await artifactStores(services.config).destination.write(p, body, {
+    ...options,
+    maxBytes: services.config.maxArtifactSize,
+  });
 }
 
 export async function deleteFromDestination(services: Services, rawPath: string): Promise<void> {

@@ -63,7 +63,11 @@ function checkDatasetInput(input: DatasetInputRecord, i: number): void {
 }
 
 /** runs/log-inputs: all datasets or none, in one transaction. */
-export async function logInputs(services: Services, runId: string, inputs: readonly DatasetInputRecord[]): Promise<void> {
+export async function logInputs(
+  services: Services,
+  runId: string,
+  inputs: readonly DatasetInputRecord[],
+): Promise<void> {
   if (inputs.length > DATASET_LIMITS.datasetsPerRequest) {
     throw invalidParameter(
       `A batch logging request can contain at most ${DATASET_LIMITS.datasetsPerRequest} datasets. Got ${inputs.length} datasets. Please split up datasets across multiple requests and try again.`,

@@ -106,7 +106,8 @@ export async function restoreExperiment(services: Services, id: number): Promise
       await store.setRunsDeletedWithExperiment(trx, id, false, nowMs());
     });
   } catch (err) {
-    if (isUniqueViolation(err)) throw alreadyExists(`Cannot restore experiment ${id}: an active experiment with the same name exists`);
+    if (isUniqueViolation(err))
+      throw alreadyExists(`Cannot restore experiment ${id}: an active experiment with the same name exists`);
     throw err;
   }
 }
@@ -137,7 +138,8 @@ export async function setExperimentTag(services: Services, id: number, tag: KeyV
 /** Throws unless the experiment was found (its lifecycle stage is given) and is active: only then may it hold new runs. */
 export function checkExperimentActive(id: number, lifecycleStage: string | undefined): void {
   if (lifecycleStage === undefined) throw missing(id);
-  if (lifecycleStage !== "active") throw invalidParameter(`The experiment ${id} must be in the 'active' state; it is deleted`);
+  if (lifecycleStage !== "active")
+    throw invalidParameter(`The experiment ${id} must be in the 'active' state; it is deleted`);
 }
 
 /** The experiment must exist and be active to hold new runs. */

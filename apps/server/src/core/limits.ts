@@ -28,7 +28,8 @@ const byteLength = (s: string) => Buffer.byteLength(s, "utf8");
 export function checkKey(kind: string, key: string, opts: { maxChars?: number; maxBytes?: number } = {}): void {
   const maxChars = opts.maxChars ?? LIMITS.keyChars;
   if (key.length === 0) throw invalidParameter(`Invalid ${kind} key: it must not be empty`);
-  if (key.length > maxChars) throw invalidParameter(`${kind} key '${key.slice(0, 40)}...' is longer than ${maxChars} characters`);
+  if (key.length > maxChars)
+    throw invalidParameter(`${kind} key '${key.slice(0, 40)}...' is longer than ${maxChars} characters`);
   if (opts.maxBytes !== undefined && byteLength(key) > opts.maxBytes) {
     throw invalidParameter(`${kind} key '${key.slice(0, 40)}...' is longer than ${opts.maxBytes} bytes`);
   }
@@ -88,7 +89,8 @@ export const MLFLOW_RUN_VALUE_LIMITS: RunValueLimits = {
 };
 
 export function checkExperimentName(name: string): void {
-  if (name.length === 0 || name.trim().length === 0) throw invalidParameter("Experiment name must be a non-empty string");
+  if (name.length === 0 || name.trim().length === 0)
+    throw invalidParameter("Experiment name must be a non-empty string");
   if (name.length > LIMITS.experimentNameChars) {
     throw invalidParameter(`Experiment name is longer than ${LIMITS.experimentNameChars} characters`);
   }

@@ -14,11 +14,16 @@ export interface BulkIntervalRequest {
 }
 
 /** Downsampled histories of one metric for up to 100 runs (see store/metric-sampling.ts). */
-export async function getMetricHistoryBulkInterval(services: Services, request: BulkIntervalRequest): Promise<SampledPoint[]> {
+export async function getMetricHistoryBulkInterval(
+  services: Services,
+  request: BulkIntervalRequest,
+): Promise<SampledPoint[]> {
   const runIds = [...new Set(request.runIds)];
   if (runIds.length === 0) throw invalidParameter("Missing value for required parameter 'run_ids'");
   if (runIds.length > BULK_INTERVAL_LIMITS.maxRuns) {
-    throw invalidParameter(`'run_ids' holds ${runIds.length} run ids; at most ${BULK_INTERVAL_LIMITS.maxRuns} are allowed`);
+    throw invalidParameter(
+      `'run_ids' holds ${runIds.length} run ids; at most ${BULK_INTERVAL_LIMITS.maxRuns} are allowed`,
+    );
   }
   if (!request.metricKey) throw invalidParameter("Missing value for required parameter 'metric_key'");
   const maxResults = request.maxResults ?? BULK_INTERVAL_LIMITS.maxResults;
@@ -29,10 +34,16 @@ export async function getMetricHistoryBulkInterval(services: Services, request: 
     throw invalidParameter("If either 'start_step' or 'end_step' is given, both must be given");
   }
   if (request.startStep !== undefined && request.endStep !== undefined && request.startStep > request.endStep) {
-    throw invalidParameter(`'start_step' (${request.startStep}) must not be greater than 'end_step' (${request.endStep})`);
+    throw invalidParameter(
+      `'start_step' (${request.startStep}) must not be greater than 'end_step' (${request.endStep})`,
+    );
   }
   const found = await services.knex("runs").whereIn("run_uuid", runIds).pluck("run_uuid");
   const missing = runIds.find((id) => !found.includes(id));
   if (missing !== undefined) throw notFound(`Run with id=${missing} not found`);
-  return sampleMetricHistories(services.knex, runIds, request.metricKey, { startStep: request.startStep, endStep: request.endStep, maxResults });
+  return sampleMetricHistories(services.knex, runIds, request.metricKey, {
+    startStep: request.startStep,
+    endStep: request.endStep,
+    maxResults,
+  });
 }

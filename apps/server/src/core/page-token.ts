@@ -8,7 +8,8 @@ export function encodeOffsetToken(offset: number): string {
 
 export function decodeOffsetToken(token: string): number {
   // Buffer decoding is lenient (it skips foreign characters); only a canonical token is accepted.
-  if (!/^[A-Za-z0-9_-]+$/.test(token) || Buffer.from(token, "base64url").toString("base64url") !== token) throw invalidParameter("Invalid page token");
+  if (!/^[A-Za-z0-9_-]+$/.test(token) || Buffer.from(token, "base64url").toString("base64url") !== token)
+    throw invalidParameter("Invalid page token");
   let parsed: unknown;
   try {
     parsed = JSON.parse(Buffer.from(token, "base64url").toString("utf8"));
@@ -16,6 +17,7 @@ export function decodeOffsetToken(token: string): number {
     throw invalidParameter("Invalid page token");
   }
   const offset = (parsed as { offset?: unknown } | null)?.offset;
-  if (typeof offset !== "number" || !Number.isSafeInteger(offset) || offset < 0) throw invalidParameter("Invalid page token");
+  if (typeof offset !== "number" || !Number.isSafeInteger(offset) || offset < 0)
+    throw invalidParameter("Invalid page token");
   return offset;
 }

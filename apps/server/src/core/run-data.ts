@@ -69,17 +69,25 @@ export interface Batch {
 function checkBatch(batch: Batch, limits: RunValueLimits): void {
   const { metrics, params, tags } = batch;
   if (metrics.length > LIMITS.batchMetrics) {
-    throw invalidParameter(`A batch logging request can contain at most ${LIMITS.batchMetrics} metrics. Got ${metrics.length} metrics.`);
+    throw invalidParameter(
+      `A batch logging request can contain at most ${LIMITS.batchMetrics} metrics. Got ${metrics.length} metrics.`,
+    );
   }
   if (params.length > LIMITS.batchParams) {
-    throw invalidParameter(`A batch logging request can contain at most ${LIMITS.batchParams} params. Got ${params.length} params.`);
+    throw invalidParameter(
+      `A batch logging request can contain at most ${LIMITS.batchParams} params. Got ${params.length} params.`,
+    );
   }
   if (tags.length > LIMITS.batchTags) {
-    throw invalidParameter(`A batch logging request can contain at most ${LIMITS.batchTags} tags. Got ${tags.length} tags.`);
+    throw invalidParameter(
+      `A batch logging request can contain at most ${LIMITS.batchTags} tags. Got ${tags.length} tags.`,
+    );
   }
   const total = metrics.length + params.length + tags.length;
   if (total > LIMITS.batchTotal) {
-    throw invalidParameter(`A batch logging request can contain at most ${LIMITS.batchTotal} metrics, params and tags in total. Got ${total}.`);
+    throw invalidParameter(
+      `A batch logging request can contain at most ${LIMITS.batchTotal} metrics, params and tags in total. Got ${total}.`,
+    );
   }
   metrics.forEach((m) => checkMetric(m, LIMITS.batchKeyChars));
   for (const p of params) {
@@ -91,7 +99,9 @@ function checkBatch(batch: Batch, limits: RunValueLimits): void {
   for (const p of params) {
     const before = seen.get(p.key);
     if (before !== undefined && before !== p.value) {
-      throw invalidParameter(`Duplicate param key '${p.key}' with different values in one batch ('${before}' and '${p.value}')`);
+      throw invalidParameter(
+        `Duplicate param key '${p.key}' with different values in one batch ('${before}' and '${p.value}')`,
+      );
     }
     seen.set(p.key, p.value);
   }
@@ -132,9 +142,11 @@ export async function logModel(services: Services, runId: string, modelJson: str
   } catch {
     throw invalidParameter("model_json is not valid JSON");
   }
-  if (typeof model !== "object" || model === null || Array.isArray(model)) throw invalidParameter("model_json must be a JSON object");
+  if (typeof model !== "object" || model === null || Array.isArray(model))
+    throw invalidParameter("model_json must be a JSON object");
   const missingFields = MODEL_FIELDS.filter((field) => !(field in model));
-  if (missingFields.length > 0) throw invalidParameter(`Model json is missing mandatory fields: ${missingFields.join(", ")}`);
+  if (missingFields.length > 0)
+    throw invalidParameter(`Model json is missing mandatory fields: ${missingFields.join(", ")}`);
   const key = systemTags(services.config.namespace).logModelHistory;
   await services.knex.transaction(async (trx) => {
     await requireActiveRun(trx, runId);
@@ -160,7 +172,11 @@ export async function logModel(services: Services, runId: string, modelJson: str
  * of `key` as pages in insertion order, read lazily (see store.metricHistoryPages), so the caller
  * can stream them.
  */
-export async function getMetricHistory(services: Services, runId: string, key: string): Promise<AsyncIterable<MetricRecord[]>> {
+export async function getMetricHistory(
+  services: Services,
+  runId: string,
+  key: string,
+): Promise<AsyncIterable<MetricRecord[]>> {
   if (!(await store.findRunRow(services.knex, runId))) throw notFound(`Run with id=${runId} not found`);
   return store.metricHistoryPages(services.knex, runId, key);
 }

@@ -38,7 +38,12 @@ export interface CreateRunInput extends RunSourceFields {
 }
 
 /** Checks a run tag against the limits of the operation used (`label` names the value in messages). */
-export function checkRunTag(tag: KeyValue, value: ValueBound, limits: { keyChars?: number; keyBytes?: number } = {}, label = "value"): void {
+export function checkRunTag(
+  tag: KeyValue,
+  value: ValueBound,
+  limits: { keyChars?: number; keyBytes?: number } = {},
+  label = "value",
+): void {
   checkKey("Tag", tag.key, { maxChars: limits.keyChars ?? LIMITS.keyChars, maxBytes: limits.keyBytes });
   checkValue(label, tag.value, value);
 }
@@ -63,7 +68,13 @@ export async function createRun(services: Services, input: CreateRunInput): Prom
   // One statement: checks the experiment, inserts the run and its tags, returns them.
   const created = await writes.insertRunWithTags(
     services.knex,
-    { run_uuid: runId, experiment_id: input.experimentId, run_name: runName, user_id: input.userId ?? "", start_time: input.startTime ?? nowMs() },
+    {
+      run_uuid: runId,
+      experiment_id: input.experimentId,
+      run_name: runName,
+      user_id: input.userId ?? "",
+      start_time: input.startTime ?? nowMs(),
+    },
     `/${runId}/artifacts`,
     [...tags].map(([key, value]) => ({ key, value })),
   );
@@ -106,7 +117,12 @@ export async function updateRun(
   const names = systemTags(services.config.namespace);
   const runName = changes.runName === "" ? undefined : changes.runName;
   if (runName !== undefined) checkRunTag({ key: names.runName, value: runName }, runValueLimitsOf(services).tagValue);
-  const { stage, row } = await writes.updateRunFields(services.knex, runId, { status: changes.status, endTime: changes.endTime, runName }, names.runName);
+  const { stage, row } = await writes.updateRunFields(
+    services.knex,
+    runId,
+    { status: changes.status, endTime: changes.endTime, runName },
+    names.runName,
+  );
   checkRunActive(runId, stage);
   return runWithTags(row!);
 }
@@ -150,6 +166,11 @@ export async function searchRuns(services: Services, query: RunSearch): Promise<
 }
 
 /** The runs listed by experiments/get: active ones (B, C) or all (A), newest first, at most `limit`; info and tags. */
-export function runsOfExperiment(services: Services, experimentId: number, activeOnly: boolean, limit = 1000): Promise<Array<Pick<RunRecord, "info" | "tags">>> {
+export function runsOfExperiment(
+  services: Services,
+  experimentId: number,
+  activeOnly: boolean,
+  limit = 1000,
+): Promise<Array<Pick<RunRecord, "info" | "tags">>> {
   return store.runInfosOfExperiment(services.knex, experimentId, activeOnly, limit);
 }

@@ -12,7 +12,11 @@ export interface Services {
   runValueLimits?: RunValueLimits;
 }
 
-export const runValueLimitsOf = (services: Services): RunValueLimits => services.runValueLimits ?? TRACKER_RUN_VALUE_LIMITS;
+export const runValueLimitsOf = (services: Services): RunValueLimits =>
+  services.runValueLimits ?? TRACKER_RUN_VALUE_LIMITS;
 
 /** The services as requests through MLflow's paths see them: MLflow 2.x's value limits. */
-export const mlflowServices = (services: Services): Services => ({ ...services, runValueLimits: MLFLOW_RUN_VALUE_LIMITS });
+export const mlflowServices = (services: Services): Services => ({
+  ...services,
+  runValueLimits: MLFLOW_RUN_VALUE_LIMITS,
+});

@@ -3,7 +3,8 @@ import { invalidParameter, missingValue } from "./errors.js";
 /** Parses an int64 request value (JSON number or decimal string) into a safe integer. */
 export function toInt64(field: string, raw: unknown): number {
   const n = typeof raw === "string" && /^-?\d+$/.test(raw.trim()) ? Number(raw) : typeof raw === "number" ? raw : NaN;
-  if (!Number.isSafeInteger(n)) throw invalidParameter(`Invalid value ${JSON.stringify(raw)} for parameter '${field}': expected an integer`);
+  if (!Number.isSafeInteger(n))
+    throw invalidParameter(`Invalid value ${JSON.stringify(raw)} for parameter '${field}': expected an integer`);
   return n;
 }
 

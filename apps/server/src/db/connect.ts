@@ -34,7 +34,8 @@ export function defaultPoolSize(env: NodeJS.ProcessEnv = process.env): number {
   const raw = env.TRACKER_DB_POOL_MAX;
   if (raw !== undefined && raw !== "") {
     const n = Number(raw);
-    if (!Number.isInteger(n) || n < 1 || n > 1000) throw new Error(`TRACKER_DB_POOL_MAX must be an integer from 1 to 1000, got "${raw}"`);
+    if (!Number.isInteger(n) || n < 1 || n > 1000)
+      throw new Error(`TRACKER_DB_POOL_MAX must be an integer from 1 to 1000, got "${raw}"`);
     return n;
   }
   return Math.max(10, 4 * os.availableParallelism());

@@ -9,14 +9,16 @@ function jsonSink() {
   const records: Array<Record<string, unknown>> = [];
   const stream = new Writable({
     write(chunk, _encoding, done) {
-      for (const line of chunk.toString().split("\n")) if (line.trim()) records.push(JSON.parse(line) as Record<string, unknown>);
+      for (const line of chunk.toString().split("\n"))
+        if (line.trim()) records.push(JSON.parse(line) as Record<string, unknown>);
       done();
     },
   });
   return { logger: createLogger("debug", "json", stream), records };
 }
 
-const ACQUIRE_ERROR = "Acquire connection error: Error: connect ECONNREFUSED 127.0.0.1:5999\n    at TCPConnectWrap.afterConnect [as oncomplete] (node:net:1555:16)";
+const ACQUIRE_ERROR =
+  "Acquire connection error: Error: connect ECONNREFUSED 127.0.0.1:5999\n    at TCPConnectWrap.afterConnect [as oncomplete] (node:net:1555:16)";
 
 describe("database driver messages", () => {
   it("turn an outage into one warning, and one when the database is back", () => {
@@ -52,7 +54,9 @@ describe("database driver messages", () => {
       const port = await freePort(); // nobody listens there
       database = connectDatabase({ databaseUrl: `postgres://postgres@127.0.0.1:${port}/postgres`, logger });
       for (let i = 0; i < 5; i++) await expect(database.knex.raw("select 1")).rejects.toThrow(/ECONNREFUSED/);
-      expect(records.filter((r) => r.level === 40).map((r) => r.msg)).toEqual(["database unreachable: answering 503 until it is back"]);
+      expect(records.filter((r) => r.level === 40).map((r) => r.msg)).toEqual([
+        "database unreachable: answering 503 until it is back",
+      ]);
       expect(consoleLog).not.toHaveBeenCalled();
       expect(consoleError).not.toHaveBeenCalled();
       expect(consoleWarn).not.toHaveBeenCalled();

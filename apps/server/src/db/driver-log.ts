@@ -17,10 +17,16 @@ export interface DriverLog {
 
 const CONNECTION_FAILURE = /^(Acquire connection error|Connection Error)/;
 
-const firstLine = (message: unknown): string => String(message instanceof Error ? message.message : message).split("\n")[0].trim();
+const firstLine = (message: unknown): string =>
+  String(message instanceof Error ? message.message : message)
+    .split("\n")[0]
+    .trim();
 
 /** The cause in an `Acquire connection error: Error: connect ECONNREFUSED ...` message. */
-const causeOf = (message: string): string => firstLine(message).replace(/^(Acquire connection error|Connection Error):\s*/, "").replace(/^Error:\s*/, "");
+const causeOf = (message: string): string =>
+  firstLine(message)
+    .replace(/^(Acquire connection error|Connection Error):\s*/, "")
+    .replace(/^Error:\s*/, "");
 
 export function driverLog(logger: Logger): DriverLog {
   let down = false;

@@ -2,7 +2,12 @@ import fs from "node:fs";
 import path from "node:path";
 import type { TrackerConfig } from "../config/config.js";
 import type { Logger } from "../logging/logger.js";
-import { EmbeddedPostgresUnavailable, embeddedPostgresDir, startEmbeddedPostgres, type EmbeddedPostgres } from "./embedded-postgres.js";
+import {
+  EmbeddedPostgresUnavailable,
+  embeddedPostgresDir,
+  startEmbeddedPostgres,
+  type EmbeddedPostgres,
+} from "./embedded-postgres.js";
 
 /** What serves a tracker without DATABASE_URL. */
 export type EmbeddedChoice =

@@ -4,7 +4,12 @@ import path from "node:path";
 import pg from "pg";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { processAlive as alive } from "@tracker/testing";
-import { EmbeddedPostgresUnavailable, findPostgresBinaries, startEmbeddedPostgres, type EmbeddedPostgres } from "./embedded-postgres.js";
+import {
+  EmbeddedPostgresUnavailable,
+  findPostgresBinaries,
+  startEmbeddedPostgres,
+  type EmbeddedPostgres,
+} from "./embedded-postgres.js";
 
 const root = fs.mkdtempSync(path.join(os.tmpdir(), "tracker-embedded-pg-"));
 // mkdtemp makes a folder only its owner may enter; as root, PostgreSQL runs as another user.
@@ -38,7 +43,10 @@ describe("embedded PostgreSQL", () => {
     const server = await start(dir);
     expect(fs.existsSync(path.join(dir, "PG_VERSION"))).toBe(true);
     expect(server.url).toMatch(/^postgresql:\/\/postgres@localhost:5432\/postgres\?host=/);
-    const [row] = await query<{ version: string; listen: string }>(server.url, "select version(), current_setting('listen_addresses') as listen");
+    const [row] = await query<{ version: string; listen: string }>(
+      server.url,
+      "select version(), current_setting('listen_addresses') as listen",
+    );
     expect(row!.version).toMatch(/^PostgreSQL 18\./);
     expect(row!.listen).toBe(""); // no TCP listener
     const socketDir = decodeURIComponent(server.url.split("host=")[1]!);
@@ -82,6 +90,8 @@ describe("embedded PostgreSQL", () => {
   it("says it is unavailable when the binaries cannot run", async () => {
     const binaries = await findPostgresBinaries();
     const missing = { ...binaries, postgres: path.join(root, "no-such-postgres"), source: "test" };
-    await expect(startEmbeddedPostgres(path.join(root, "nobin", "postgres"), undefined, missing)).rejects.toBeInstanceOf(EmbeddedPostgresUnavailable);
+    await expect(
+      startEmbeddedPostgres(path.join(root, "nobin", "postgres"), undefined, missing),
+    ).rejects.toBeInstanceOf(EmbeddedPostgresUnavailable);
   });
 });

@@ -58,10 +58,17 @@ export async function findPostgresBinaries(): Promise<PostgresBinaries> {
   try {
     exported = (await import(source)) as typeof exported;
   } catch {
-    throw new EmbeddedPostgresUnavailable(`no PostgreSQL binaries for ${process.platform}-${process.arch} (package ${source} is not installed)`);
+    throw new EmbeddedPostgresUnavailable(
+      `no PostgreSQL binaries for ${process.platform}-${process.arch} (package ${source} is not installed)`,
+    );
   }
   const { initdb, postgres } = exported;
-  if (typeof initdb !== "string" || typeof postgres !== "string" || !fs.existsSync(initdb) || !fs.existsSync(postgres)) {
+  if (
+    typeof initdb !== "string" ||
+    typeof postgres !== "string" ||
+    !fs.existsSync(initdb) ||
+    !fs.existsSync(postgres)
+  ) {
     throw new EmbeddedPostgresUnavailable(`package ${source} does not hold initdb and postgres`);
   }
   return { initdb, postgres, source };
@@ -97,7 +104,10 @@ function runAsFor(dir: string): RunAs {
     return { uid: stat.uid, gid: stat.gid, name: `uid ${stat.uid}` };
   }
   const account = systemAccount("postgres") ?? systemAccount("nobody");
-  if (!account || account.uid === 0) throw new EmbeddedPostgresUnavailable("running as root, and there is neither a postgres nor a nobody account to run PostgreSQL as");
+  if (!account || account.uid === 0)
+    throw new EmbeddedPostgresUnavailable(
+      "running as root, and there is neither a postgres nor a nobody account to run PostgreSQL as",
+    );
   return account;
 }
 
@@ -111,10 +121,17 @@ function handOver(target: string, runAs: RunAs): void {
 
 /** Checks that the binaries run for that user (permissions, shared libraries). */
 function checkBinaries(binaries: PostgresBinaries, runAs: RunAs): void {
-  const probe = spawnSync(binaries.postgres, ["--version"], { ...ids(runAs), encoding: "utf8", cwd: os.tmpdir(), timeout: 10_000 });
+  const probe = spawnSync(binaries.postgres, ["--version"], {
+    ...ids(runAs),
+    encoding: "utf8",
+    cwd: os.tmpdir(),
+    timeout: 10_000,
+  });
   if (probe.status !== 0) {
     const why = (probe.error?.message ?? probe.stderr ?? "").trim().split("\n")[0] || `exit ${probe.status}`;
-    throw new EmbeddedPostgresUnavailable(`the PostgreSQL binaries of ${binaries.source} do not run as ${runAs.name}: ${why}`);
+    throw new EmbeddedPostgresUnavailable(
+      `the PostgreSQL binaries of ${binaries.source} do not run as ${runAs.name}: ${why}`,
+    );
   }
 }
 
@@ -134,7 +151,9 @@ function checkReachable(dir: string, runAs: RunAs): void {
   if (runAs.uid === undefined) return;
   for (let folder = path.dirname(dir); ; folder = path.dirname(folder)) {
     if (fs.existsSync(folder) && !mayEnter(folder, runAs)) {
-      throw new EmbeddedPostgresUnavailable(`PostgreSQL runs as ${runAs.name} (not as root), who may not enter ${folder}`);
+      throw new EmbeddedPostgresUnavailable(
+        `PostgreSQL runs as ${runAs.name} (not as root), who may not enter ${folder}`,
+      );
     }
     if (path.dirname(folder) === folder) return;
   }
@@ -217,7 +236,10 @@ async function waitForExit(pid: number, timeoutMs: number): Promise<boolean> {
 
 /** Shuts down a postmaster that an earlier tracker process left running (it was killed). */
 async function stopLeftover(pid: number, logger?: Logger): Promise<void> {
-  logger?.warn({ pid }, "embedded PostgreSQL: stopping the server an earlier tracker process left running (it did not stop cleanly)");
+  logger?.warn(
+    { pid },
+    "embedded PostgreSQL: stopping the server an earlier tracker process left running (it did not stop cleanly)",
+  );
   process.kill(pid, "SIGINT");
   if (await waitForExit(pid, 30_000)) return;
   process.kill(pid, "SIGQUIT");
@@ -235,13 +257,18 @@ const SERVER_SETTINGS = ["listen_addresses="];
  * Starts PostgreSQL over `dir` (creating it when new), and resolves once it accepts connections.
  * Throws EmbeddedPostgresUnavailable when it cannot run here at all.
  */
-export async function startEmbeddedPostgres(dir: string, logger?: Logger, binaries?: PostgresBinaries): Promise<EmbeddedPostgres> {
+export async function startEmbeddedPostgres(
+  dir: string,
+  logger?: Logger,
+  binaries?: PostgresBinaries,
+): Promise<EmbeddedPostgres> {
   const bins = binaries ?? (await findPostgresBinaries());
   const runAs = runAsFor(dir);
   checkReachable(dir, runAs);
   checkBinaries(bins, runAs);
   if (!isInitialised(dir)) {
-    if (fs.existsSync(dir) && fs.readdirSync(dir).length > 0) throw new Error(`${dir} exists but is not a PostgreSQL data dir; move it away or choose another data dir`);
+    if (fs.existsSync(dir) && fs.readdirSync(dir).length > 0)
+      throw new Error(`${dir} exists but is not a PostgreSQL data dir; move it away or choose another data dir`);
     fs.rmSync(dir, { recursive: true, force: true });
     logger?.info({ dataDir: dir }, "embedded PostgreSQL: creating a new database (first start, a few seconds)");
     const started = Date.now();
@@ -257,14 +284,18 @@ export async function startEmbeddedPostgres(dir: string, logger?: Logger, binari
   const log = fs.openSync(logFile, "a");
   let child: ChildProcess;
   try {
-    child = spawn(bins.postgres, ["-D", dir, "-k", socketDir, "-p", "5432", ...SERVER_SETTINGS.flatMap((s) => ["-c", s])], {
-      ...ids(runAs),
-      cwd: os.tmpdir(),
-      // Its own process group: a Ctrl-C in the terminal reaches tracker, which finishes its
-      // requests and then stops PostgreSQL, instead of PostgreSQL going first.
-      detached: true,
-      stdio: ["ignore", log, log],
-    });
+    child = spawn(
+      bins.postgres,
+      ["-D", dir, "-k", socketDir, "-p", "5432", ...SERVER_SETTINGS.flatMap((s) => ["-c", s])],
+      {
+        ...ids(runAs),
+        cwd: os.tmpdir(),
+        // Its own process group: a Ctrl-C in the terminal reaches tracker, which finishes its
+        // requests and then stops PostgreSQL, instead of PostgreSQL going first.
+        detached: true,
+        stdio: ["ignore", log, log],
+      },
+    );
   } finally {
     fs.closeSync(log);
   }
@@ -294,7 +325,9 @@ export async function startEmbeddedPostgres(dir: string, logger?: Logger, binari
   for (;;) {
     if (exited || pid === undefined) {
       process.removeListener("exit", onExit);
-      throw new Error(`PostgreSQL exited at start (${exited?.code ?? exited?.signal ?? "not started"}); its log ${logFile} ends:\n${logTail()}`);
+      throw new Error(
+        `PostgreSQL exited at start (${exited?.code ?? exited?.signal ?? "not started"}); its log ${logFile} ends:\n${logTail()}`,
+      );
     }
     if (ready(dir, pid)) break;
     if (Date.now() > deadline) {

@@ -54,11 +54,19 @@ describe.each(testDatabases())("server skeleton on %s", (kind) => {
   });
 
   it("reads a JSON body whatever its Content-Type says, as MLflow's server does", async () => {
-    const res = await call(server.url, "POST", "/api/2.0/tracker/experiments/create", JSON.stringify({ name: "form-typed" }), {
-      "content-type": "application/x-www-form-urlencoded",
-    });
+    const res = await call(
+      server.url,
+      "POST",
+      "/api/2.0/tracker/experiments/create",
+      JSON.stringify({ name: "form-typed" }),
+      {
+        "content-type": "application/x-www-form-urlencoded",
+      },
+    );
     expect(res.status).toBe(200);
-    const notJson = await call(server.url, "POST", "/api/2.0/tracker/experiments/create", "name=x", { "content-type": "text/plain" });
+    const notJson = await call(server.url, "POST", "/api/2.0/tracker/experiments/create", "name=x", {
+      "content-type": "text/plain",
+    });
     expect(notJson.status).toBe(400);
     expect(notJson.body).toMatchObject({ error_code: "BAD_REQUEST" });
   });
@@ -70,7 +78,11 @@ describe.each(testDatabases())("server skeleton on %s", (kind) => {
   });
 
   it("serves the mlflow and ajax-api aliases of the same operations", async () => {
-    for (const p of ["/api/2.0/mlflow/experiments/create", "/ajax-api/2.0/tracker/experiments/create", "/ajax-api/2.0/preview/mlflow/experiments/create"]) {
+    for (const p of [
+      "/api/2.0/mlflow/experiments/create",
+      "/ajax-api/2.0/tracker/experiments/create",
+      "/ajax-api/2.0/preview/mlflow/experiments/create",
+    ]) {
       const res = await call(server.url, "POST", p, {});
       expect(res.status, p).toBe(400);
       expect(res.body).toMatchObject({ error_code: "INVALID_PARAMETER_VALUE" });
@@ -78,7 +90,9 @@ describe.each(testDatabases())("server skeleton on %s", (kind) => {
   });
 
   it("keeps data across a restart", async () => {
-    const created = await call<{ experiment_id: string }>(server.url, "POST", "/api/2.0/tracker/experiments/create", { name: "survivor" });
+    const created = await call<{ experiment_id: string }>(server.url, "POST", "/api/2.0/tracker/experiments/create", {
+      name: "survivor",
+    });
     expect(created.status).toBe(200);
     server = await server.restart();
     const res = await call<{ experiment: { name: string } }>(server.url, "GET", "/api/2.0/tracker/experiments/get", {

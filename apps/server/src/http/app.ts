@@ -70,12 +70,23 @@ function dispatch(spec: SpecName, services: Services, handlers: HandlerTable): R
     }
     const handler = handlers[operationId];
     if (!handler) {
-      sendError(res, "NOT_IMPLEMENTED", `Operation ${operationId} of ${spec === "ext" ? "the extensions" : `revision ${spec.toUpperCase()}`} is not implemented yet`);
+      sendError(
+        res,
+        "NOT_IMPLEMENTED",
+        `Operation ${operationId} of ${spec === "ext" ? "the extensions" : `revision ${spec.toUpperCase()}`} is not implemented yet`,
+      );
       return;
     }
     const input = (req.method === "GET" ? req.query : (req.body ?? {})) as Record<string, unknown>;
     const mlflow = originOf(res).mlflow;
-    const body = await handler({ revision, input, services: mlflow ? mlflowServices(services) : services, req, res, mlflow });
+    const body = await handler({
+      revision,
+      input,
+      services: mlflow ? mlflowServices(services) : services,
+      req,
+      res,
+      mlflow,
+    });
     if (body !== undefined) res.status(200).json(body);
   };
 }
@@ -97,7 +108,10 @@ export function createApp({ services, logger, handlers }: AppOptions): Express {
   app.use(
     "/docs",
     (_req, res, next) => {
-      res.setHeader("Content-Security-Policy", "default-src 'self'; script-src 'self' 'unsafe-inline' blob:; style-src 'self' 'unsafe-inline'; img-src 'self' data:; worker-src blob:; font-src 'self' data:");
+      res.setHeader(
+        "Content-Security-Policy",
+        "default-src 'self'; script-src 'self' 'unsafe-inline' blob:; style-src 'self' 'unsafe-inline'; img-src 'self' data:; worker-src blob:; font-src 'self' data:",
+      );
       res.setHeader("X-Content-Type-Options", "nosniff");
       next();
     },
@@ -111,7 +125,8 @@ export function createApp({ services, logger, handlers }: AppOptions): Express {
       logger,
       // 503 (the database is away) is a warning: the outage itself is reported once, by the database
       // watch. Other 5xx are errors; their causes are logged where they happen (error-handler.ts).
-      customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? (res.statusCode === 503 && !err ? "warn" : "error") : "info"),
+      customLogLevel: (_req, res, err) =>
+        err || res.statusCode >= 500 ? (res.statusCode === 503 && !err ? "warn" : "error") : "info",
       // pino-http makes up an Error("failed with status code N") with a stack trace for every 5xx
       // answer; it says nothing the status does not, so the request line leaves it out.
       customErrorObject: (_req, _res, error, record) => (isMadeUpStatusError(error) ? withoutErr(record) : record),
@@ -145,7 +160,11 @@ export function createApp({ services, logger, handlers }: AppOptions): Express {
   app.use(rejectNulCharacters());
 
   for (const spec of SPEC_ORDER) {
-    app.use(byOrigin(validatorFor(spec, services.config.validateResponses, false), () => validatorFor(spec, services.config.validateResponses, true)));
+    app.use(
+      byOrigin(validatorFor(spec, services.config.validateResponses, false), () =>
+        validatorFor(spec, services.config.validateResponses, true),
+      ),
+    );
     app.use(dispatch(spec, services, handlers));
   }
 

@@ -13,10 +13,36 @@ import type { ArtifactFile } from "../core/artifacts.js";
  */
 
 /** Extensions MLflow serves as text (its UI previews them). */
-const TEXT_EXTENSIONS = new Set(["txt", "log", "err", "cfg", "conf", "cnf", "cf", "ini", "properties", "prop", "hocon", "toml", "yaml", "yml", "xml", "json", "js", "mjs", "py", "py3", "csv", "tsv", "md", "rst"]);
+const TEXT_EXTENSIONS = new Set([
+  "txt",
+  "log",
+  "err",
+  "cfg",
+  "conf",
+  "cnf",
+  "cf",
+  "ini",
+  "properties",
+  "prop",
+  "hocon",
+  "toml",
+  "yaml",
+  "yml",
+  "xml",
+  "json",
+  "js",
+  "mjs",
+  "py",
+  "py3",
+  "csv",
+  "tsv",
+  "md",
+  "rst",
+]);
 
 /** Types a browser would render or run from this origin: HTML, SVG, scripts, XML with stylesheets. */
-const ACTIVE_TYPES = /^(text\/html|application\/xhtml\+xml|image\/svg\+xml|text\/javascript|application\/javascript|application\/ecmascript|text\/ecmascript|application\/xml|text\/xml|application\/xslt\+xml)$/;
+const ACTIVE_TYPES =
+  /^(text\/html|application\/xhtml\+xml|image\/svg\+xml|text\/javascript|application\/javascript|application\/ecmascript|text\/ecmascript|application\/xml|text\/xml|application\/xslt\+xml)$/;
 
 const TEXT_PLAIN = "text/plain; charset=utf-8";
 
@@ -38,15 +64,19 @@ export async function sendArtifact(req: Request, res: Response, file: ArtifactFi
   const local = await file.store.localFile?.(file.path);
   if (local) {
     await new Promise<void>((resolve, reject) => {
-      res.sendFile(local, { dotfiles: "allow", acceptRanges: true, etag: true, lastModified: true, cacheControl: false }, (err?: Error & { code?: string; status?: number }) => {
-        if (!err || err.code === "ECONNABORTED" || res.headersSent) resolve();
-        else if (err.status === 416 || err.status === 412) {
-          // A range outside the file, a failed If-Match: the status alone (Content-Range set by send).
-          res.removeHeader("Content-Disposition");
-          res.status(err.status).end();
-          resolve();
-        } else reject(err.status === 404 ? notFound(`Artifact '${file.name}' not found`) : err);
-      });
+      res.sendFile(
+        local,
+        { dotfiles: "allow", acceptRanges: true, etag: true, lastModified: true, cacheControl: false },
+        (err?: Error & { code?: string; status?: number }) => {
+          if (!err || err.code === "ECONNABORTED" || res.headersSent) resolve();
+          else if (err.status === 416 || err.status === 412) {
+            // A range outside the file, a failed If-Match: the status alone (Content-Range set by send).
+            res.removeHeader("Content-Disposition");
+            res.status(err.status).end();
+            resolve();
+          } else reject(err.status === 404 ? notFound(`Artifact '${file.name}' not found`) : err);
+        },
+      );
     });
     return;
   }

@@ -40,17 +40,22 @@ export function artifactPathAsOneSegment(): RequestHandler {
       return;
     }
     // Empty names (a trailing slash, as `mlflow gc` sends) are dropped; an empty path stays empty.
-    const joined = decoded.split("/").filter((name) => name !== "").join("/");
+    const joined = decoded
+      .split("/")
+      .filter((name) => name !== "")
+      .join("/");
     req.url = `${ARTIFACTS_PREFIX}/${encodeURIComponent(joined)}${q === -1 ? "" : req.url.slice(q)}`;
     req.originalUrl = req.url;
     next();
   };
 }
 
-export const isArtifactRequest = (req: Request): boolean => req.path === ARTIFACTS_PREFIX || req.path.startsWith(`${ARTIFACTS_PREFIX}/`);
+export const isArtifactRequest = (req: Request): boolean =>
+  req.path === ARTIFACTS_PREFIX || req.path.startsWith(`${ARTIFACTS_PREFIX}/`);
 
 /** A PUT of an artifact file: its body is the file, read by the handler alone. */
-export const isArtifactUpload = (req: Request): boolean => req.method === "PUT" && req.path.startsWith(`${ARTIFACTS_PREFIX}/`);
+export const isArtifactUpload = (req: Request): boolean =>
+  req.method === "PUT" && req.path.startsWith(`${ARTIFACTS_PREFIX}/`);
 
 /** Paths of an `--artifacts-only` server that stay open besides the artifact API. */
 const OPEN_WHEN_ARTIFACTS_ONLY = /^\/(health|get-artifact|docs)(\/|$)|^\/api\/2\.0\/tracker\/server-info$/;
@@ -59,11 +64,19 @@ export function artifactServiceGate(config: TrackerConfig): RequestHandler {
   return (req, res, next) => {
     const artifactApi = isArtifactRequest(req);
     if (artifactApi && !config.serveArtifacts) {
-      sendError(res, "TEMPORARILY_UNAVAILABLE", `Endpoint ${ARTIFACTS_PREFIX} is disabled: the server runs with --no-serve-artifacts`);
+      sendError(
+        res,
+        "TEMPORARILY_UNAVAILABLE",
+        `Endpoint ${ARTIFACTS_PREFIX} is disabled: the server runs with --no-serve-artifacts`,
+      );
       return;
     }
     if (config.artifactsOnly && !artifactApi && !OPEN_WHEN_ARTIFACTS_ONLY.test(req.path)) {
-      sendError(res, "TEMPORARILY_UNAVAILABLE", `Endpoint ${req.path} is disabled: the server runs with --artifacts-only`);
+      sendError(
+        res,
+        "TEMPORARILY_UNAVAILABLE",
+        `Endpoint ${req.path} is disabled: the server runs with --artifacts-only`,
+      );
       return;
     }
     next();

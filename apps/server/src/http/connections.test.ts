@@ -37,9 +37,15 @@ describe("keep-alive connections", () => {
     server = await startTestServer("pglite");
     const idle = await keepAliveConnection(server.port);
     expect((await idle.get("/health")).status).toBe(200);
-    const held = await holdRequest(server.port, "POST", "/api/2.0/tracker/experiments/create", JSON.stringify({ name: "in-flight" }), {
-      connection: "keep-alive",
-    });
+    const held = await holdRequest(
+      server.port,
+      "POST",
+      "/api/2.0/tracker/experiments/create",
+      JSON.stringify({ name: "in-flight" }),
+      {
+        connection: "keep-alive",
+      },
+    );
     const closing = server.close();
     await idle.closed; // without waiting out the keep-alive timeout (the test would time out first)
     const answer = await held.finish();

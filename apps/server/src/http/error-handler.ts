@@ -21,8 +21,28 @@ interface HttpLikeError {
 // SQLSTATEs and socket errors that mean "the database is not reachable right now": 57P01-57P03
 // (server shutting down / starting up), 08xxx (connection failures), 53300 (too many connections),
 // 57014 (statement cancelled, e.g. by a timeout).
-const UNAVAILABLE_SQLSTATES = new Set(["57P01", "57P02", "57P03", "57014", "53300", "08000", "08001", "08003", "08004", "08006"]);
-const UNAVAILABLE_NODE_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH"]);
+const UNAVAILABLE_SQLSTATES = new Set([
+  "57P01",
+  "57P02",
+  "57P03",
+  "57014",
+  "53300",
+  "08000",
+  "08001",
+  "08003",
+  "08004",
+  "08006",
+]);
+const UNAVAILABLE_NODE_CODES = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ETIMEDOUT",
+  "EPIPE",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+]);
 const UNAVAILABLE_MESSAGE =
   /Connection terminated|connect ECONNREFUSED|timeout exceeded when trying to connect|Client has encountered a connection error|Connection ended unexpectedly|terminating connection due to administrator command|the database system is (starting up|shutting down|in recovery mode)/i;
 
@@ -30,7 +50,12 @@ function isDatabaseUnavailable(err: HttpLikeError & { name?: string }): boolean 
   if (err.code && (UNAVAILABLE_SQLSTATES.has(err.code) || UNAVAILABLE_NODE_CODES.has(err.code))) return true;
   if (err.name === "KnexTimeoutError") return true;
   // Node's happy-eyeballs connect reports an AggregateError of the per-address failures.
-  if (err.name === "AggregateError" && Array.isArray(err.errors) && err.errors.some((e) => isDatabaseUnavailable(e as HttpLikeError))) return true;
+  if (
+    err.name === "AggregateError" &&
+    Array.isArray(err.errors) &&
+    err.errors.some((e) => isDatabaseUnavailable(e as HttpLikeError))
+  )
+    return true;
   return UNAVAILABLE_MESSAGE.test(err.message ?? "");
 }
 
@@ -93,7 +118,8 @@ function validatorMessage(err: HttpLikeError, req: Parameters<ErrorRequestHandle
   if (kind === "pattern" && segments[segments.length - 1] === "version") return "Model version must be an integer";
   const tooLong = /must NOT have more than (\d+) characters/.exec(message);
   if (tooLong) return `'${field}' exceeds the maximum length of ${tooLong[1]} characters`;
-  if (kind === "maximum" || kind === "minimum" || kind === "exclusiveMaximum" || kind === "exclusiveMinimum") return invalidValue(field, value).message;
+  if (kind === "maximum" || kind === "minimum" || kind === "exclusiveMaximum" || kind === "exclusiveMinimum")
+    return invalidValue(field, value).message;
   return invalidValue(field, value, message).message;
 }
 
@@ -133,7 +159,11 @@ export const errorHandler: ErrorRequestHandler = (rawErr, req, res, _next) => {
     return;
   }
   if (err.type === "encoding.unsupported" || err.type === "charset.unsupported") {
-    sendError(res, "BAD_REQUEST", "Request body must be JSON in UTF-8, without an unsupported Content-Encoding or charset");
+    sendError(
+      res,
+      "BAD_REQUEST",
+      "Request body must be JSON in UTF-8, without an unsupported Content-Encoding or charset",
+    );
     return;
   }
   if (status === 404 || status === 405) {
@@ -156,7 +186,11 @@ export const errorHandler: ErrorRequestHandler = (rawErr, req, res, _next) => {
   if (status === 500 && Array.isArray(err.errors)) {
     // Response validation failure (tests only): a server bug, reported as such.
     req.log?.error({ err: rawErr }, "response failed validation against the spec");
-    sendError(res, "INTERNAL_ERROR", `Response does not match the spec: ${(err.errors ?? []).map((e) => `${e.path ?? ""} ${e.message ?? ""}`).join("; ")}`);
+    sendError(
+      res,
+      "INTERNAL_ERROR",
+      `Response does not match the spec: ${(err.errors ?? []).map((e) => `${e.path ?? ""} ${e.message ?? ""}`).join("; ")}`,
+    );
     return;
   }
   if (status !== undefined && status >= 400 && status < 500) {
@@ -173,7 +207,11 @@ export const errorHandler: ErrorRequestHandler = (rawErr, req, res, _next) => {
   }
   if (isDataException(err)) {
     req.log?.warn({ err: rawErr }, "the database refused a value of the request");
-    sendError(res, "INVALID_PARAMETER_VALUE", "A value in the request cannot be stored or compared by the database (out of range or an invalid character)");
+    sendError(
+      res,
+      "INVALID_PARAMETER_VALUE",
+      "A value in the request cannot be stored or compared by the database (out of range or an invalid character)",
+    );
     return;
   }
   if (isStackOverflow(rawErr)) {

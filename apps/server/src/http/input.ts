@@ -13,12 +13,14 @@ export const optionalString = (input: Input, field: string): string | undefined 
   return value === undefined || value === null ? undefined : String(value);
 };
 
-export const requiredString = (input: Input, field: string): string => requireField(field, optionalString(input, field));
+export const requiredString = (input: Input, field: string): string =>
+  requireField(field, optionalString(input, field));
 
 export const optionalInt = (input: Input, field: string): number | undefined =>
   input[field] === undefined || input[field] === null || input[field] === "" ? undefined : toInt64(field, input[field]);
 
-export const experimentId = (input: Input, field = "experiment_id"): number => toExperimentId(requireField(field, input[field]), field);
+export const experimentId = (input: Input, field = "experiment_id"): number =>
+  toExperimentId(requireField(field, input[field]), field);
 
 /** run_id, or the deprecated run_uuid (revision C); run_uuid in A and B. */
 export const runId = (input: Input): string => {

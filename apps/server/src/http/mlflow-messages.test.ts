@@ -14,7 +14,8 @@ describe.each(testDatabases())("MLflow's messages and limits on %s", (kind) => {
     server = await startTestServer(kind);
     mlflow = apiAt(server.url, "2.0/mlflow");
     tracker = apiAt(server.url, "2.0/tracker");
-    runId = (await mlflow.post<{ run: { info: { run_id: string } } }>("runs/create", { experiment_id: "0" })).body.run.info.run_id;
+    runId = (await mlflow.post<{ run: { info: { run_id: string } } }>("runs/create", { experiment_id: "0" })).body.run
+      .info.run_id;
   });
   afterAll(async () => {
     await server?.dispose();
@@ -48,7 +49,9 @@ describe.each(testDatabases())("MLflow's messages and limits on %s", (kind) => {
       const res = await api().post("experiments/create", { name: deep });
       expect(res.status).toBe(400);
       const message = (res.body as { message: string }).message;
-      expect(message).toMatch(/^Invalid value \{"a":\{"a":.*\.\.\..* for parameter 'name' supplied\. Hint: Value was of type 'dict'\. See the API docs/);
+      expect(message).toMatch(
+        /^Invalid value \{"a":\{"a":.*\.\.\..* for parameter 'name' supplied\. Hint: Value was of type 'dict'\. See the API docs/,
+      );
       expect(message.length).toBeLessThan(400);
     });
 
@@ -70,12 +73,21 @@ describe.each(testDatabases())("MLflow's messages and limits on %s", (kind) => {
 
     it("says a model version must be an integer", async () => {
       await api().post("registered-models/create", { name: `m-${_segment}` });
-      expectMessage(await api().get("model-versions/get", { name: `m-${_segment}`, version: "one" }), 400, "Model version must be an integer");
+      expectMessage(
+        await api().get("model-versions/get", { name: `m-${_segment}`, version: "one" }),
+        400,
+        "Model version must be an integer",
+      );
     });
   });
 
   it("names the requested path in a 404, not the rewritten one", async () => {
-    for (const path of ["/api/2.0/mlflow/runs/nope", "/api/2.0/preview/mlflow/experiments/nope", "/ajax-api/2.0/mlflow/nope", "/api/2.0/tracker/nope"]) {
+    for (const path of [
+      "/api/2.0/mlflow/runs/nope",
+      "/api/2.0/preview/mlflow/experiments/nope",
+      "/ajax-api/2.0/mlflow/nope",
+      "/api/2.0/tracker/nope",
+    ]) {
       expect(await call(server.url, "POST", path, {})).toMatchObject({
         status: 404,
         body: { error_code: "ENDPOINT_NOT_FOUND", message: `No operation at POST ${path}` },
@@ -84,10 +96,22 @@ describe.each(testDatabases())("MLflow's messages and limits on %s", (kind) => {
   });
 
   it("applies MLflow 2.x's value limits through MLflow's paths: params 6000 characters, tags 8000", async () => {
-    expect((await mlflow.post("runs/log-parameter", { run_id: runId, key: "p6000", value: "v".repeat(6000) })).status).toBe(200);
-    expectMessage(await mlflow.post("runs/log-parameter", { run_id: runId, key: "p6001", value: "v".repeat(6001) }), 400, "'Param value' exceeds the maximum length of 6000 characters");
-    expect((await mlflow.post("runs/set-tag", { run_id: runId, key: "t8000", value: "v".repeat(8000) })).status).toBe(200);
-    expectMessage(await mlflow.post("runs/set-tag", { run_id: runId, key: "t8001", value: "v".repeat(8001) }), 400, "'value' exceeds the maximum length of 8000 characters");
+    expect(
+      (await mlflow.post("runs/log-parameter", { run_id: runId, key: "p6000", value: "v".repeat(6000) })).status,
+    ).toBe(200);
+    expectMessage(
+      await mlflow.post("runs/log-parameter", { run_id: runId, key: "p6001", value: "v".repeat(6001) }),
+      400,
+      "'Param value' exceeds the maximum length of 6000 characters",
+    );
+    expect((await mlflow.post("runs/set-tag", { run_id: runId, key: "t8000", value: "v".repeat(8000) })).status).toBe(
+      200,
+    );
+    expectMessage(
+      await mlflow.post("runs/set-tag", { run_id: runId, key: "t8001", value: "v".repeat(8001) }),
+      400,
+      "'value' exceeds the maximum length of 8000 characters",
+    );
     const batch = await mlflow.post("runs/log-batch", {
       run_id: runId,
       params: [{ key: "bp", value: "v".repeat(6000) }],
@@ -95,17 +119,30 @@ describe.each(testDatabases())("MLflow's messages and limits on %s", (kind) => {
     });
     expect(batch.status, JSON.stringify(batch.body)).toBe(200);
     expectMessage(
-      await mlflow.post("runs/log-batch", { run_id: runId, tags: [{ key: "ok", value: "v" }, { key: "bt2", value: "v".repeat(8001) }] }),
+      await mlflow.post("runs/log-batch", {
+        run_id: runId,
+        tags: [
+          { key: "ok", value: "v" },
+          { key: "bt2", value: "v".repeat(8001) },
+        ],
+      }),
       400,
       "'tags[1].value' exceeds the maximum length of 8000 characters",
     );
-    const created = await mlflow.post("runs/create", { experiment_id: "0", tags: [{ key: "long", value: "v".repeat(8000) }] });
+    const created = await mlflow.post("runs/create", {
+      experiment_id: "0",
+      tags: [{ key: "long", value: "v".repeat(8000) }],
+    });
     expect(created.status, JSON.stringify(created.body)).toBe(200);
   });
 
   it("keeps revision C's documented limits through tracker's paths", async () => {
-    expect((await tracker.post("runs/log-parameter", { run_id: runId, key: "tp", value: "v".repeat(1000) })).status).toBe(400);
-    expect((await tracker.post("runs/set-tag", { run_id: runId, key: "tt", value: "v".repeat(6000) })).status).toBe(400);
+    expect(
+      (await tracker.post("runs/log-parameter", { run_id: runId, key: "tp", value: "v".repeat(1000) })).status,
+    ).toBe(400);
+    expect((await tracker.post("runs/set-tag", { run_id: runId, key: "tt", value: "v".repeat(6000) })).status).toBe(
+      400,
+    );
     expectMessage(
       await tracker.post("runs/log-batch", { run_id: runId, params: [{ key: "tbp", value: "v".repeat(251) }] }),
       400,

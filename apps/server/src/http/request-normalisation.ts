@@ -18,7 +18,9 @@ export function normaliseRequest(namespace: string): RequestHandler {
   const rewrite = (url: string): string => {
     const q = url.indexOf("?");
     const pathname = registryAlias(
-      (q === -1 ? url : url.slice(0, q)).replace(/^\/ajax-api\//, "/api/").replace(segmentPattern, (_m, preview) => `/api/2.0/${preview ?? ""}tracker`),
+      (q === -1 ? url : url.slice(0, q))
+        .replace(/^\/ajax-api\//, "/api/")
+        .replace(segmentPattern, (_m, preview) => `/api/2.0/${preview ?? ""}tracker`),
     );
     if (q === -1) return pathname;
     return `${pathname}${canonicalQuery(url.slice(q + 1))}`;

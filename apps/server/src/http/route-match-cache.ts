@@ -32,7 +32,10 @@ export function cacheValidatorRouteCompilation(): boolean {
     (path: string, options?: Record<string, unknown>) => {
       // Only string paths with the options the validator passes are memoized; anything else goes
       // straight through.
-      if (typeof path !== "string" || (options !== undefined && !Object.keys(options).every((k) => k === "sensitive" || k === "strict"))) {
+      if (
+        typeof path !== "string" ||
+        (options !== undefined && !Object.keys(options).every((k) => k === "sensitive" || k === "strict"))
+      ) {
         return compile(path, options);
       }
       const key = `${options?.sensitive === true ? "s" : "-"}${options?.strict === true ? "s" : "-"}${path}`;

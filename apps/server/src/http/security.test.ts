@@ -3,7 +3,16 @@ import type { AddressInfo } from "node:net";
 import { Writable } from "node:stream";
 import express from "express";
 import { pino } from "pino";
-import { call, errorAnswerProblems, leaksIn, sendRaw, startTestServer, testDatabases, type RawAnswer, type TestServer } from "@tracker/testing";
+import {
+  call,
+  errorAnswerProblems,
+  leaksIn,
+  sendRaw,
+  startTestServer,
+  testDatabases,
+  type RawAnswer,
+  type TestServer,
+} from "@tracker/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../config/config.js";
 import { createApp } from "./app.js";
@@ -19,7 +28,10 @@ import { tokensMatch } from "./security.js";
 describe("error bodies carry no stack trace and no SQL", () => {
   // The error handler alone, fed what handlers, drivers and parsers really throw.
   const app = express();
-  const sqlError = Object.assign(new Error('select "run_uuid" from "runs" where "x" = $1 - syntax error at or near "x"'), { code: "42601", severity: "ERROR" });
+  const sqlError = Object.assign(
+    new Error('select "run_uuid" from "runs" where "x" = $1 - syntax error at or near "x"'),
+    { code: "42601", severity: "ERROR" },
+  );
   const thrown: Record<string, () => unknown> = {
     plain: () => new Error("boom at Object.<anonymous> (/work/main/apps/server/src/x.ts:1:2)"),
     sql: () => sqlError,
@@ -31,13 +43,20 @@ describe("error bodies carry no stack trace and no SQL", () => {
       }
     },
     nul: () => Object.assign(new Error('invalid byte sequence for encoding "UTF8": 0x00'), { code: "22021" }),
-    range: () => Object.assign(new Error('value "99999999999999999999" is out of range for type bigint'), { code: "22003" }),
+    range: () =>
+      Object.assign(new Error('value "99999999999999999999" is out of range for type bigint'), { code: "22003" }),
     deep: () => new RangeError("Maximum call stack size exceeded"),
     down: () => Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:5432"), { code: "ECONNREFUSED" }),
     terminated: () => new Error("Connection terminated unexpectedly"),
     shutdown: () => Object.assign(new Error("terminating connection due to administrator command"), { code: "57P01" }),
-    poolTimeout: () => Object.assign(new Error("Knex: Timeout acquiring a connection. The pool is probably full."), { name: "KnexTimeoutError" }),
-    unique: () => Object.assign(new Error('duplicate key value violates unique constraint "experiments_name_key"'), { code: "23505" }),
+    poolTimeout: () =>
+      Object.assign(new Error("Knex: Timeout acquiring a connection. The pool is probably full."), {
+        name: "KnexTimeoutError",
+      }),
+    unique: () =>
+      Object.assign(new Error('duplicate key value violates unique constraint "experiments_name_key"'), {
+        code: "23505",
+      }),
     string: () => "a thrown string",
   };
   const expected: Record<string, [number, string]> = {
@@ -75,7 +94,9 @@ describe("error bodies carry no stack trace and no SQL", () => {
     expect(body.error_code).toBe(code);
     expect(Object.keys(body).sort()).toEqual(["error_code", "message"]);
     expect(leaksIn(body.message), body.message).toEqual([]);
-    expect(body.message).not.toMatch(/select|syntax|runs|\/work\/|\.ts:|0x00|bigint|ECONNREFUSED|5432|Knex|duplicate|experiments_name_key|undefined/i);
+    expect(body.message).not.toMatch(
+      /select|syntax|runs|\/work\/|\.ts:|0x00|bigint|ECONNREFUSED|5432|Knex|duplicate|experiments_name_key|undefined/i,
+    );
   });
 
   it("the leak detector itself recognises stack frames, paths and SQL", () => {
@@ -105,7 +126,11 @@ describe.each(testDatabases())("optional bearer-token authentication (%s)", (kin
       },
     });
     const config = loadConfig({}, { dataDir: server.dataDir, authToken: TOKEN, logLevel: "debug" });
-    const app = createApp({ services: { knex: server.database.knex, databaseKind: server.database.kind, config }, logger: pino({ level: "debug" }, sink), handlers });
+    const app = createApp({
+      services: { knex: server.database.knex, databaseKind: server.database.kind, config },
+      logger: pino({ level: "debug" }, sink),
+      handlers,
+    });
     loggingServer = http.createServer(app);
     await new Promise<void>((resolve) => loggingServer!.listen(0, "127.0.0.1", resolve));
     loggingUrl = `http://127.0.0.1:${(loggingServer.address() as AddressInfo).port}`;
@@ -153,16 +178,29 @@ describe.each(testDatabases())("optional bearer-token authentication (%s)", (kin
   });
 
   it("refuses before reading the body: an unauthenticated body over 1 MB is 401, not 413", async () => {
-    const answer = await sendRaw(server.url, "POST", "/api/2.0/tracker/experiments/create", JSON.stringify({ name: "x".repeat(1_200_000) }));
+    const answer = await sendRaw(
+      server.url,
+      "POST",
+      "/api/2.0/tracker/experiments/create",
+      JSON.stringify({ name: "x".repeat(1_200_000) }),
+    );
     expect401(answer, "big body");
   });
 
   it("serves requests with the right token (scheme case-insensitive), and /health without one", async () => {
     for (const scheme of ["Bearer", "bearer", "BEARER"]) {
-      const answer = await sendRaw(server.url, "GET", "/api/2.0/tracker/experiments/get?experiment_id=0", undefined, { authorization: `${scheme} ${TOKEN}` });
+      const answer = await sendRaw(server.url, "GET", "/api/2.0/tracker/experiments/get?experiment_id=0", undefined, {
+        authorization: `${scheme} ${TOKEN}`,
+      });
       expect(answer.status, answer.text).toBe(200);
     }
-    const created = await call(server.url, "POST", "/ajax-api/2.0/mlflow/experiments/create", { name: "with token" }, { authorization: `Bearer ${TOKEN}` });
+    const created = await call(
+      server.url,
+      "POST",
+      "/ajax-api/2.0/mlflow/experiments/create",
+      { name: "with token" },
+      { authorization: `Bearer ${TOKEN}` },
+    );
     expect(created.status).toBe(200);
     const health = await sendRaw(server.url, "GET", "/health");
     expect(health.status).toBe(200);
@@ -170,8 +208,12 @@ describe.each(testDatabases())("optional bearer-token authentication (%s)", (kin
   });
 
   it("never writes the token to the log", async () => {
-    await sendRaw(loggingUrl, "GET", "/api/2.0/tracker/experiments/get?experiment_id=0", undefined, { authorization: `Bearer ${TOKEN}` });
-    await sendRaw(loggingUrl, "GET", "/api/2.0/tracker/experiments/get?experiment_id=0", undefined, { authorization: `Bearer wrong-${TOKEN}` });
+    await sendRaw(loggingUrl, "GET", "/api/2.0/tracker/experiments/get?experiment_id=0", undefined, {
+      authorization: `Bearer ${TOKEN}`,
+    });
+    await sendRaw(loggingUrl, "GET", "/api/2.0/tracker/experiments/get?experiment_id=0", undefined, {
+      authorization: `Bearer wrong-${TOKEN}`,
+    });
     expect(logged).toMatch(/experiments\/get/);
     expect(logged).toMatch(/\[redacted\]/);
     expect(logged).not.toContain(TOKEN);

@@ -18,14 +18,14 @@ import { sendError } from "./error-handler.js";
 export function securityHeaders(): RequestHandler {
   const headers = headersSetBy(
     helmet({
-    contentSecurityPolicy: {
-      useDefaults: false,
-      directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"], baseUri: ["'none'"], formAction: ["'none'"] },
-    },
-    // Artifacts and API answers are for this origin's clients, not for embedding elsewhere.
-    crossOriginResourcePolicy: { policy: "same-origin" },
-    referrerPolicy: { policy: "no-referrer" },
-    xFrameOptions: { action: "deny" },
+      contentSecurityPolicy: {
+        useDefaults: false,
+        directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"], baseUri: ["'none'"], formAction: ["'none'"] },
+      },
+      // Artifacts and API answers are for this origin's clients, not for embedding elsewhere.
+      crossOriginResourcePolicy: { policy: "same-origin" },
+      referrerPolicy: { policy: "no-referrer" },
+      xFrameOptions: { action: "deny" },
     }) as RequestHandler,
   );
   // The headers do not depend on the request: helmet works them out once, here, and each request
@@ -88,7 +88,10 @@ export function bearerAuth(token: string | undefined): RequestHandler {
       next();
       return;
     }
-    res.setHeader("WWW-Authenticate", header === undefined ? 'Bearer realm="tracker"' : 'Bearer realm="tracker", error="invalid_token"');
+    res.setHeader(
+      "WWW-Authenticate",
+      header === undefined ? 'Bearer realm="tracker"' : 'Bearer realm="tracker", error="invalid_token"',
+    );
     sendError(
       res,
       "UNAUTHENTICATED",

@@ -10,7 +10,10 @@ import { namesHtml, WEB_UI_CSP } from "./web-ui.js";
 function fakeBuild(): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "tracker-web-"));
   fs.mkdirSync(path.join(dir, "assets"));
-  fs.writeFileSync(path.join(dir, "index.html"), '<!doctype html><meta name="tracker-namespace" content="tracker"><script type="module" src="/assets/app.js"></script>');
+  fs.writeFileSync(
+    path.join(dir, "index.html"),
+    '<!doctype html><meta name="tracker-namespace" content="tracker"><script type="module" src="/assets/app.js"></script>',
+  );
   fs.writeFileSync(path.join(dir, "assets", "app.js"), "export {};");
   fs.writeFileSync(path.join(dir, "robots.txt"), "User-agent: *");
   return dir;
@@ -33,14 +36,20 @@ describe("the web UI at /", () => {
     fs.rmSync(webDir, { recursive: true, force: true });
   });
 
-  const page = (base: string, pathname: string, accept = "text/html,application/xhtml+xml") => fetch(`${base}${pathname}`, { headers: { accept } });
+  const page = (base: string, pathname: string, accept = "text/html,application/xhtml+xml") =>
+    fetch(`${base}${pathname}`, { headers: { accept } });
 
   it("serves index.html at / and at client-side routes, under a CSP without inline scripts", async () => {
-    for (const route of ["/", "/experiments", "/runs/0123456789abcdef0123456789abcdef?e=1", "/models/a%20b/versions/2"]) {
+    for (const route of [
+      "/",
+      "/experiments",
+      "/runs/0123456789abcdef0123456789abcdef?e=1",
+      "/models/a%20b/versions/2",
+    ]) {
       const response = await page(server.url, route);
       expect(response.status, route).toBe(200);
       expect(response.headers.get("content-type")).toMatch(/text\/html/);
-      expect(await response.text()).toContain('/assets/app.js');
+      expect(await response.text()).toContain("/assets/app.js");
       const csp = response.headers.get("content-security-policy")!;
       expect(csp).toBe(WEB_UI_CSP);
       expect(csp).not.toContain("unsafe-inline");
@@ -66,10 +75,12 @@ describe("the web UI at /", () => {
     }
     // No Accept header at all (fetch always adds one; Node's http client does not).
     const bare = await new Promise<{ status: number; type: string | undefined }>((resolve, reject) => {
-      http.get(`${server.url}/`, (res) => {
-        res.resume();
-        resolve({ status: res.statusCode ?? 0, type: res.headers["content-type"] });
-      }).on("error", reject);
+      http
+        .get(`${server.url}/`, (res) => {
+          res.resume();
+          resolve({ status: res.statusCode ?? 0, type: res.headers["content-type"] });
+        })
+        .on("error", reject);
     });
     expect(bare).toMatchObject({ status: 200, type: expect.stringMatching(/text\/html/) });
     const head = await fetch(`${server.url}/`, { method: "HEAD", headers: { accept: "*/*" } });
@@ -77,12 +88,24 @@ describe("the web UI at /", () => {
   });
 
   it("keeps the JSON 404 for clients that prefer JSON or do not take HTML", async () => {
-    for (const accept of ["application/json", "application/json, text/plain, */*", "application/json, text/html;q=0.5", "image/png"]) {
+    for (const accept of [
+      "application/json",
+      "application/json, text/plain, */*",
+      "application/json, text/html;q=0.5",
+      "image/png",
+    ]) {
       const response = await page(server.url, "/", accept);
       expect(response.status, accept).toBe(404);
-      if (accept.startsWith("application/json")) expect(await response.json()).toMatchObject({ error_code: "ENDPOINT_NOT_FOUND" });
+      if (accept.startsWith("application/json"))
+        expect(await response.json()).toMatchObject({ error_code: "ENDPOINT_NOT_FOUND" });
     }
-    for (const route of ["/api/2.0/tracker/nope", "/ajax-api/2.0/tracker/nope", "/get-artifact", "/model-versions/get-artifact", "/docs/nope"]) {
+    for (const route of [
+      "/api/2.0/tracker/nope",
+      "/ajax-api/2.0/tracker/nope",
+      "/get-artifact",
+      "/model-versions/get-artifact",
+      "/docs/nope",
+    ]) {
       const response = await page(server.url, route, "*/*");
       expect(response.headers.get("content-type"), route).not.toMatch(/text\/html/);
     }
@@ -101,7 +124,9 @@ describe("the web UI at /", () => {
 
   it("puts the server's namespace into the page", async () => {
     expect(await (await page(server.url, "/")).text()).toContain('<meta name="tracker-namespace" content="tracker">');
-    expect(await (await page(mlflow.url, "/experiments")).text()).toContain('<meta name="tracker-namespace" content="mlflow">');
+    expect(await (await page(mlflow.url, "/experiments")).text()).toContain(
+      '<meta name="tracker-namespace" content="mlflow">',
+    );
   });
 
   it("serves assets and root files; a missing asset is a 404, not the index", async () => {

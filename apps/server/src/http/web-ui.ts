@@ -38,7 +38,10 @@ export function namesHtml(accept: string): boolean {
   return accept.split(",").some((range) => {
     const [type = "", ...params] = range.split(";").map((part) => part.trim().toLowerCase());
     const quality = params.find((p) => p.startsWith("q="));
-    return ["text/html", "application/xhtml+xml", "text/*"].includes(type) && (quality === undefined || Number(quality.slice(2)) > 0);
+    return (
+      ["text/html", "application/xhtml+xml", "text/*"].includes(type) &&
+      (quality === undefined || Number(quality.slice(2)) > 0)
+    );
   });
 }
 
@@ -74,14 +77,25 @@ export function webUi(directory: string, namespace: string): Router {
   let index: string | undefined;
   const indexHtml = () => (index ??= renderIndex(fs.readFileSync(indexFile, "utf8"), namespace));
 
-  router.use("/assets", uiHeaders(), express.static(path.join(directory, "assets"), { immutable: true, maxAge: "1y", index: false, fallthrough: false }));
+  router.use(
+    "/assets",
+    uiHeaders(),
+    express.static(path.join(directory, "assets"), { immutable: true, maxAge: "1y", index: false, fallthrough: false }),
+  );
   router.use((req, res, next) => {
     if ((req.method !== "GET" && req.method !== "HEAD") || RESERVED.test(req.path)) {
       next();
       return;
     }
     const file = path.join(directory, path.normalize(req.path));
-    if (built && req.path !== "/" && file.startsWith(directory + path.sep) && /\.[a-z0-9]+$/i.test(req.path) && fs.existsSync(file) && fs.statSync(file).isFile()) {
+    if (
+      built &&
+      req.path !== "/" &&
+      file.startsWith(directory + path.sep) &&
+      /\.[a-z0-9]+$/i.test(req.path) &&
+      fs.existsSync(file) &&
+      fs.statSync(file).isFile()
+    ) {
       uiHeaders()(req, res, () => res.sendFile(file));
       return;
     }
@@ -92,7 +106,12 @@ export function webUi(directory: string, namespace: string): Router {
     uiHeaders()(req, res, () => {
       res.setHeader("Cache-Control", "no-cache");
       if (!built) {
-        res.status(200).type("html").send("<!doctype html><title>tracker</title><p>The web UI is not built: run <code>pnpm build</code> (or <code>pnpm start</code>). The API is at <code>/api/2.0/tracker/...</code>.</p>");
+        res
+          .status(200)
+          .type("html")
+          .send(
+            "<!doctype html><title>tracker</title><p>The web UI is not built: run <code>pnpm build</code> (or <code>pnpm start</code>). The API is at <code>/api/2.0/tracker/...</code>.</p>",
+          );
         return;
       }
       res.status(200).type("html").send(indexHtml());

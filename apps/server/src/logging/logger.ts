@@ -21,7 +21,10 @@ export function resolveLogFormat(format: LogFormat, stdoutIsTty = process.stdout
 export function createLogger(level: string, format: LogFormat = "auto", destination?: DestinationStream): Logger {
   const options = { level, base: { service: "tracker" } };
   if (resolveLogFormat(format) === "pretty") {
-    return pino(options, prettyStream({ destination, colorize: destination === undefined && process.stdout.isTTY === true }));
+    return pino(
+      options,
+      prettyStream({ destination, colorize: destination === undefined && process.stdout.isTTY === true }),
+    );
   }
   return destination ? pino(options, destination) : pino(options);
 }

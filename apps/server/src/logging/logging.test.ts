@@ -27,12 +27,27 @@ describe("log format", () => {
   });
 
   it("writes a request as one short line: method, path, status, duration", () => {
-    const record = { level: 30, time: 0, req: { id: 1, method: "POST", url: "/api/2.0/tracker/runs/create" }, res: { statusCode: 200 }, responseTime: 3.4, msg: "request completed" };
+    const record = {
+      level: 30,
+      time: 0,
+      req: { id: 1, method: "POST", url: "/api/2.0/tracker/runs/create" },
+      res: { statusCode: 200 },
+      responseTime: 3.4,
+      msg: "request completed",
+    };
     expect(humanMessage(record)).toBe("POST /api/2.0/tracker/runs/create 200 3 ms");
   });
 
   it("writes the start-up record as aligned lines", () => {
-    const record = { startup: true, url: "http://127.0.0.1:5000", database: "PGlite (embedded) in /d/pgdata", artifactRoot: "/d/artifacts", namespace: "tracker", workers: 2, msg: "tracker server listening" };
+    const record = {
+      startup: true,
+      url: "http://127.0.0.1:5000",
+      database: "PGlite (embedded) in /d/pgdata",
+      artifactRoot: "/d/artifacts",
+      namespace: "tracker",
+      workers: 2,
+      msg: "tracker server listening",
+    };
     expect(humanMessage(record)).toBe(
       [
         "tracker server listening on http://127.0.0.1:5000",
@@ -45,14 +60,21 @@ describe("log format", () => {
   });
 
   it("writes other records as their message and fields", () => {
-    expect(humanMessage({ msg: "shutting down", signal: "SIGTERM", pid: 1, service: "tracker" })).toBe("shutting down signal=SIGTERM");
-    expect(humanMessage({ msg: "database unreachable", cause: "connect ECONNREFUSED 127.0.0.1:5432" })).toBe('database unreachable cause="connect ECONNREFUSED 127.0.0.1:5432"');
+    expect(humanMessage({ msg: "shutting down", signal: "SIGTERM", pid: 1, service: "tracker" })).toBe(
+      "shutting down signal=SIGTERM",
+    );
+    expect(humanMessage({ msg: "database unreachable", cause: "connect ECONNREFUSED 127.0.0.1:5432" })).toBe(
+      'database unreachable cause="connect ECONNREFUSED 127.0.0.1:5432"',
+    );
   });
 
   it("pretty: one line with time, level and message per record, no JSON", () => {
     const out = sink();
     const logger = createLogger("info", "pretty", out.stream);
-    logger.info({ req: { method: "GET", url: "/health" }, res: { statusCode: 200 }, responseTime: 1 }, "request completed");
+    logger.info(
+      { req: { method: "GET", url: "/health" }, res: { statusCode: 200 }, responseTime: 1 },
+      "request completed",
+    );
     const lines = out.text().trimEnd().split("\n");
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(/^\[\d\d:\d\d:\d\d\.\d{3}\] INFO: GET \/health 200 1 ms$/);

@@ -11,7 +11,8 @@ type LogRecord = { [key: string]: unknown };
 
 const HIDDEN = new Set(["level", "time", "pid", "hostname", "service", "msg", "v", "reqId"]);
 
-const value = (v: unknown): string => (typeof v === "string" ? (/\s/.test(v) || v === "" ? JSON.stringify(v) : v) : JSON.stringify(v));
+const value = (v: unknown): string =>
+  typeof v === "string" ? (/\s/.test(v) || v === "" ? JSON.stringify(v) : v) : JSON.stringify(v);
 
 function requestLine(log: LogRecord): string {
   const req = (log.req ?? {}) as LogRecord;
@@ -31,7 +32,9 @@ const STARTUP_ROWS: Array<[string, string]> = [
 ];
 
 function startupLines(log: LogRecord): string {
-  const rows = STARTUP_ROWS.filter(([key]) => log[key] !== undefined).map(([key, label]) => `  ${label.padEnd(10)} ${String(log[key])}`);
+  const rows = STARTUP_ROWS.filter(([key]) => log[key] !== undefined).map(
+    ([key, label]) => `  ${label.padEnd(10)} ${String(log[key])}`,
+  );
   return [`${String(log.msg)} on ${String(log.url)}`, ...rows].join("\n");
 }
 

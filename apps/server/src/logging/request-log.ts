@@ -20,8 +20,7 @@ interface SerializedResponse {
 
 export function requestLogSerializers(debug: () => boolean) {
   return {
-    req: (req: SerializedRequest) =>
-      debug() ? req : { id: req.id, method: req.method, url: req.url },
+    req: (req: SerializedRequest) => (debug() ? req : { id: req.id, method: req.method, url: req.url }),
     res: (res: SerializedResponse) => (debug() ? res : { statusCode: res.statusCode }),
   };
 }

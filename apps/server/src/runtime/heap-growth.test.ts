@@ -40,7 +40,10 @@ describe("limitHeapGrowth", () => {
       process.stdout.write(String(peak));
     `;
     const peakHeap = (percent: number): number => {
-      const run = spawnSync(process.execPath, ["--input-type=module", "-e", script, String(percent)], { encoding: "utf8", timeout: 60_000 });
+      const run = spawnSync(process.execPath, ["--input-type=module", "-e", script, String(percent)], {
+        encoding: "utf8",
+        timeout: 60_000,
+      });
       expect(run.status, run.stderr).toBe(0);
       return Number(run.stdout);
     };

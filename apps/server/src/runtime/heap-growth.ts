@@ -14,7 +14,10 @@ export const DEFAULT_HEAP_GROWTH_PERCENT = 100;
 export const MAX_HEAP_GROWTH_PERCENT = 300;
 
 /** True when node was started with its own `--heap-growing-percent` (flag or NODE_OPTIONS): that choice stands. */
-export function heapGrowthChosenByNode(execArgv: readonly string[] = process.execArgv, nodeOptions = process.env.NODE_OPTIONS ?? ""): boolean {
+export function heapGrowthChosenByNode(
+  execArgv: readonly string[] = process.execArgv,
+  nodeOptions = process.env.NODE_OPTIONS ?? "",
+): boolean {
   const given = (arg: string) => /^--heap[-_]growing[-_]percent(=|$)/.test(arg);
   return execArgv.some(given) || nodeOptions.split(/\s+/).some(given);
 }
@@ -24,7 +27,11 @@ export function heapGrowthChosenByNode(execArgv: readonly string[] = process.exe
  * it takes effect at run time). `0` leaves V8's own policy; a `--heap-growing-percent` given to node
  * itself wins. Returns what is in force, for the log.
  */
-export function limitHeapGrowth(percent: number, execArgv: readonly string[] = process.execArgv, nodeOptions = process.env.NODE_OPTIONS ?? ""): string {
+export function limitHeapGrowth(
+  percent: number,
+  execArgv: readonly string[] = process.execArgv,
+  nodeOptions = process.env.NODE_OPTIONS ?? "",
+): string {
   if (heapGrowthChosenByNode(execArgv, nodeOptions)) return "node's --heap-growing-percent";
   if (percent === 0) return "V8's own policy";
   v8.setFlagsFromString(`--heap-growing-percent=${percent}`);

@@ -20,9 +20,14 @@ describe("andedExpressionsToFilter", () => {
         operator,
         value: 0.5,
       });
-      expect(andedExpressionsToFilter([{ metric: { key: "acc", double: { comparator, value: "2" } } }])).toMatchObject({ operator, value: 2 });
+      expect(andedExpressionsToFilter([{ metric: { key: "acc", double: { comparator, value: "2" } } }])).toMatchObject({
+        operator,
+        value: 2,
+      });
     }
-    expect(andedExpressionsToFilter([{ metric: { key: "m", double: { comparator: "<", value: "-Infinity" } } }])).toMatchObject({ value: -Infinity });
+    expect(
+      andedExpressionsToFilter([{ metric: { key: "m", double: { comparator: "<", value: "-Infinity" } } }]),
+    ).toMatchObject({ value: -Infinity });
   });
 
   it("converts parameter clauses; ~ is a case-sensitive substring match with wildcards escaped", () => {
@@ -32,8 +37,12 @@ describe("andedExpressionsToFilter", () => {
       operator: "=",
       value: "x",
     });
-    expect(andedExpressionsToFilter([{ parameter: { key: "p", string: { comparator: "!=", value: "x" } } }])).toMatchObject({ operator: "!=" });
-    expect(andedExpressionsToFilter([{ parameter: { key: "p", string: { comparator: "~", value: "50%_a\\b" } } }])).toEqual({
+    expect(
+      andedExpressionsToFilter([{ parameter: { key: "p", string: { comparator: "!=", value: "x" } } }]),
+    ).toMatchObject({ operator: "!=" });
+    expect(
+      andedExpressionsToFilter([{ parameter: { key: "p", string: { comparator: "~", value: "50%_a\\b" } } }]),
+    ).toEqual({
       type: "string",
       field: { entity: "param", key: "p" },
       operator: "LIKE",
@@ -70,7 +79,12 @@ describe("andedExpressionsToFilter", () => {
     [null],
     [1],
     [{}],
-    [{ metric: { key: "a", double: { comparator: ">", value: 1 } }, parameter: { key: "p", string: { comparator: "==", value: "v" } } }],
+    [
+      {
+        metric: { key: "a", double: { comparator: ">", value: 1 } },
+        parameter: { key: "p", string: { comparator: "==", value: "v" } },
+      },
+    ],
     [{ metric: "a" }],
     [{ metric: { double: { comparator: ">", value: 1 } } }],
     [{ metric: { key: "", double: { comparator: ">", value: 1 } } }],

@@ -14,14 +14,22 @@
 import { invalidParameter } from "../errors.js";
 import type { FilterAst, NumericOperator } from "./ast.js";
 
-const METRIC_COMPARATORS: Record<string, NumericOperator> = { ">": ">", ">=": ">=", "==": "=", "!=": "!=", "<=": "<=", "<": "<" };
+const METRIC_COMPARATORS: Record<string, NumericOperator> = {
+  ">": ">",
+  ">=": ">=",
+  "==": "=",
+  "!=": "!=",
+  "<=": "<=",
+  "<": "<",
+};
 
 /** Escapes LIKE's wildcards and its escape character, so the text matches literally. */
 export function escapeLike(text: string): string {
   return text.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
 
 function fail(index: number, message: string): never {
   throw invalidParameter(`Invalid anded_expressions[${index}]: ${message}`);
@@ -55,7 +63,10 @@ function metricExpression(index: number, metric: unknown): FilterAst {
   const clause = hasDouble ? metric.double : metric.float;
   if (!isObject(clause)) fail(index, `${where} must be an object`);
   const comparator = clause.comparator;
-  const operator = typeof comparator === "string" && Object.hasOwn(METRIC_COMPARATORS, comparator) ? METRIC_COMPARATORS[comparator] : undefined;
+  const operator =
+    typeof comparator === "string" && Object.hasOwn(METRIC_COMPARATORS, comparator)
+      ? METRIC_COMPARATORS[comparator]
+      : undefined;
   if (!operator) fail(index, `${where}.comparator must be one of ${Object.keys(METRIC_COMPARATORS).join(", ")}`);
   return { type: "numeric", field: { entity: "metric", key }, operator, value: numberOf(index, clause.value, where) };
 }
@@ -87,8 +98,10 @@ function parameterExpression(index: number, parameter: unknown): FilterAst {
  */
 export function andedExpressionsToFilter(expressions: unknown): FilterAst | undefined {
   if (expressions === undefined || expressions === null) return undefined;
-  if (!Array.isArray(expressions)) throw invalidParameter("Invalid anded_expressions: it must be a list of search expressions");
-  if (expressions.length > 500) throw invalidParameter("Invalid anded_expressions: at most 500 expressions are allowed");
+  if (!Array.isArray(expressions))
+    throw invalidParameter("Invalid anded_expressions: it must be a list of search expressions");
+  if (expressions.length > 500)
+    throw invalidParameter("Invalid anded_expressions: at most 500 expressions are allowed");
   const operands = expressions.map((expression: unknown, index): FilterAst => {
     if (!isObject(expression)) fail(index, "a search expression must be an object");
     const hasMetric = expression.metric !== undefined && expression.metric !== null;

@@ -15,7 +15,9 @@ const compile = (filter: string) => {
 describe("compileRunFilter", () => {
   it("never puts keys or values into the SQL text", () => {
     const hostile = `x'"; DROP TABLE runs; --`;
-    const sql = compile(`params.\`${hostile}\` = 'v' OR tags."${hostile.replace(/"/g, '""')}" LIKE '${hostile.replace(/'/g, "''")}' OR metrics.\`${hostile}\` > 1`);
+    const sql = compile(
+      `params.\`${hostile}\` = 'v' OR tags."${hostile.replace(/"/g, '""')}" LIKE '${hostile.replace(/'/g, "''")}' OR metrics.\`${hostile}\` > 1`,
+    );
     expect(sql.sql).not.toContain("DROP");
     expect(sql.bindings).toEqual([hostile, "v", hostile, hostile, hostile, "1"]);
     expect(sql.sql.split("?").length - 1).toBe(sql.bindings.length);
@@ -75,7 +77,9 @@ describe("sort columns and keyset conditions", () => {
       ["runs.run_uuid", false],
     ]);
     const withMetric = runSortColumns([{ field: { entity: "metric", key: "m" }, ascending: false }]);
-    expect(withMetric.joins).toEqual([{ sql: "LEFT JOIN latest_metrics AS o0 ON o0.run_uuid = runs.run_uuid AND o0.key = ?", bindings: ["m"] }]);
+    expect(withMetric.joins).toEqual([
+      { sql: "LEFT JOIN latest_metrics AS o0 ON o0.run_uuid = runs.run_uuid AND o0.key = ?", bindings: ["m"] },
+    ]);
     expect(withMetric.columns.map((c) => c.type)).toEqual(["integer", "double precision", "bigint", "bpchar"]);
     const byStart = runSortColumns([{ field: { entity: "attribute", key: "start_time" }, ascending: true }]);
     expect(byStart.columns.map((c) => [c.sql, c.descending])).toEqual([
@@ -101,11 +105,24 @@ describe("sort columns and keyset conditions", () => {
       { sql: "a", descending: false, type: "double precision" },
       { sql: "b", descending: false, type: "bigint" },
     ];
-    for (const values of [["NaN", "1"], ["-Infinity", "-9223372036854775808"], ["1.5e-07", "0"], ["-0", "42"]]) {
+    for (const values of [
+      ["NaN", "1"],
+      ["-Infinity", "-9223372036854775808"],
+      ["1.5e-07", "0"],
+      ["-0", "42"],
+    ]) {
       expect(decodePageToken(encodePageToken("q", values), "q", columns)).toEqual(values);
     }
-    for (const values of [["1e400", "1"], ["1e-400", "1"], ["abc", "1"], ["1", "9223372036854775808"], ["1", "1.5"]]) {
-      expect(() => decodePageToken(encodePageToken("q", values), "q", columns), values.join()).toThrow("Invalid page token");
+    for (const values of [
+      ["1e400", "1"],
+      ["1e-400", "1"],
+      ["abc", "1"],
+      ["1", "9223372036854775808"],
+      ["1", "1.5"],
+    ]) {
+      expect(() => decodePageToken(encodePageToken("q", values), "q", columns), values.join()).toThrow(
+        "Invalid page token",
+      );
     }
     expect(() => decodePageToken(encodePageToken("q", ["1", "1"]), "other", columns)).toThrow("Invalid page token");
   });

@@ -51,7 +51,9 @@ describe.each(testDatabases())("searchExperiments on %s", (kind) => {
         last_update_time: e.update,
       })),
     );
-    const tags = FIXTURE.flatMap((e) => Object.entries(e.tags ?? {}).map(([key, value]) => ({ experiment_id: e.id, key, value })));
+    const tags = FIXTURE.flatMap((e) =>
+      Object.entries(e.tags ?? {}).map(([key, value]) => ({ experiment_id: e.id, key, value })),
+    );
     await knex("experiment_tags").insert(tags);
   });
   afterAll(async () => {
@@ -79,7 +81,7 @@ describe.each(testDatabases())("searchExperiments on %s", (kind) => {
     ["NOT tags.team = 'vision'", [0, 14, 11, 12]],
     ["tags.team IN ('vision', 'nlp')", [11, 10]],
     ["tags.team LIKE '%i%'", [10]],
-    ['tags."my key" = \'x\'', [10]],
+    ["tags.\"my key\" = 'x'", [10]],
     ["tags.`my key` = 'x'", [10]],
     ["creation_time >= 200", [0, 14, 11, 12]],
     ["creation_time < 250", [11, 12, 10]],
@@ -112,7 +114,10 @@ describe.each(testDatabases())("searchExperiments on %s", (kind) => {
     [["last_update_time"], [14, 12, 11, 10]],
     [["experiment_id DESC"], [14, 12, 11, 10]],
     [["attributes.experiment_id"], [10, 11, 12, 14]],
-    [["creation_time DESC", "experiment_id ASC"], [14, 11, 12, 10]],
+    [
+      ["creation_time DESC", "experiment_id ASC"],
+      [14, 11, 12, 10],
+    ],
     [[], [14, 11, 12, 10]],
   ];
 
@@ -125,7 +130,13 @@ describe.each(testDatabases())("searchExperiments on %s", (kind) => {
       const seen: number[] = [];
       let pageToken: string | undefined;
       do {
-        const page = await searchExperiments(knex, { filter: "name != 'Default'", orderBy, viewType: "ACTIVE_ONLY", maxResults: 1, pageToken });
+        const page = await searchExperiments(knex, {
+          filter: "name != 'Default'",
+          orderBy,
+          viewType: "ACTIVE_ONLY",
+          maxResults: 1,
+          pageToken,
+        });
         seen.push(...page.experimentIds);
         pageToken = page.nextPageToken;
       } while (pageToken && seen.length < 20);
@@ -150,7 +161,12 @@ describe.each(testDatabases())("searchExperiments on %s", (kind) => {
     const sizes: number[] = [];
     let pageToken: string | undefined;
     do {
-      const page = await searchExperiments(knex, { filter: "name LIKE 'bulk-%'", viewType: "ACTIVE_ONLY", maxResults: 50, pageToken });
+      const page = await searchExperiments(knex, {
+        filter: "name LIKE 'bulk-%'",
+        viewType: "ACTIVE_ONLY",
+        maxResults: 50,
+        pageToken,
+      });
       seen.push(...page.experimentIds);
       sizes.push(page.experimentIds.length);
       pageToken = page.nextPageToken;
@@ -162,22 +178,32 @@ describe.each(testDatabases())("searchExperiments on %s", (kind) => {
   it("rejects malformed filters, order_by and page tokens", async () => {
     const base = { viewType: "ACTIVE_ONLY" as ViewType, maxResults: 1 };
     for (const filter of ["metrics.a > 1", "name = ", "name > 'a'", "experiment_id = 'x'"]) {
-      expect((await rejection(() => searchExperiments(knex, { ...base, filter }))).message).toMatch(/^Invalid filter at position \d+: /);
+      expect((await rejection(() => searchExperiments(knex, { ...base, filter }))).message).toMatch(
+        /^Invalid filter at position \d+: /,
+      );
     }
     for (const orderBy of [["tags.team"], ["foo"], ["name DOWN"], ["run_name"]]) {
-      expect((await rejection(() => searchExperiments(knex, { ...base, orderBy }))).message).toMatch(/^Invalid order_by clause/);
+      expect((await rejection(() => searchExperiments(knex, { ...base, orderBy }))).message).toMatch(
+        /^Invalid order_by clause/,
+      );
     }
     const first = await searchExperiments(knex, base);
     expect(first.nextPageToken).toBeDefined();
     for (const options of [{ filter: "name = 'alpha'" }, { orderBy: ["name"] }, { viewType: "ALL" as ViewType }]) {
-      const error = await rejection(() => searchExperiments(knex, { ...base, ...options, pageToken: first.nextPageToken }));
+      const error = await rejection(() =>
+        searchExperiments(knex, { ...base, ...options, pageToken: first.nextPageToken }),
+      );
       expect(error.message).toBe("Invalid page token");
     }
     for (const pageToken of ["%%%", "eyJvZmZzZXQiOiAxfQ==", Buffer.from("{}").toString("base64url")]) {
-      expect((await rejection(() => searchExperiments(knex, { ...base, pageToken }))).message).toBe("Invalid page token");
+      expect((await rejection(() => searchExperiments(knex, { ...base, pageToken }))).message).toBe(
+        "Invalid page token",
+      );
     }
     // An experiments/search token is not a runs/search token.
-    const foreign = await rejection(() => searchRuns(knex, { experimentIds: [0], viewType: "ACTIVE_ONLY", maxResults: 1, pageToken: first.nextPageToken }));
+    const foreign = await rejection(() =>
+      searchRuns(knex, { experimentIds: [0], viewType: "ACTIVE_ONLY", maxResults: 1, pageToken: first.nextPageToken }),
+    );
     expect(foreign.message).toBe("Invalid page token");
     const second = await searchExperiments(knex, { ...base, pageToken: first.nextPageToken });
     expect(second.experimentIds).toHaveLength(1);

@@ -88,14 +88,16 @@ export function compileExperimentFilter(ast: FilterAst): SqlFragment {
     }
     case "numeric": {
       const column = experimentColumn(ast.field);
-      if (column.type !== "bigint" || ast.field.key === "experiment_id") throw invalidParameter(`Invalid filter: ${ast.field.key} is not numeric`);
+      if (column.type !== "bigint" || ast.field.key === "experiment_id")
+        throw invalidParameter(`Invalid filter: ${ast.field.key} is not numeric`);
       return bigintComparison(column.sql, ast.operator, ast.value);
     }
     case "string": {
       if (ast.field.entity === "tag") return tagExists(ast.field, stringComparison("x.value", ast.operator, ast.value));
       const column = experimentColumn(ast.field);
       if (ast.field.key === "experiment_id") {
-        if (ast.operator !== "=" && ast.operator !== "!=") throw invalidParameter(`Invalid filter: '${ast.operator}' is not allowed for experiment_id`);
+        if (ast.operator !== "=" && ast.operator !== "!=")
+          throw invalidParameter(`Invalid filter: '${ast.operator}' is not allowed for experiment_id`);
         return bigintComparison(column.sql, ast.operator, experimentIdValue(ast.value));
       }
       if (column.type !== "text") throw invalidParameter(`Invalid filter: ${ast.field.key} is numeric`);
@@ -104,8 +106,13 @@ export function compileExperimentFilter(ast: FilterAst): SqlFragment {
     case "in": {
       if (ast.field.entity === "tag") return tagExists(ast.field, inList("x.value", ast.negated, ast.values));
       const column = experimentColumn(ast.field);
-      if (ast.field.key !== "experiment_id") throw invalidParameter(`Invalid filter: IN is not allowed for ${ast.field.key}`);
-      return inList(column.sql, ast.negated, ast.values.map((v) => String(experimentIdValue(v))));
+      if (ast.field.key !== "experiment_id")
+        throw invalidParameter(`Invalid filter: IN is not allowed for ${ast.field.key}`);
+      return inList(
+        column.sql,
+        ast.negated,
+        ast.values.map((v) => String(experimentIdValue(v))),
+      );
     }
     default:
       throw invalidParameter("Invalid filter: unknown node");
@@ -123,7 +130,11 @@ export function experimentSortColumns(terms: readonly OrderTerm[]): SortColumn[]
   const columns: SortColumn[] = [];
   for (const term of effective) {
     const column = experimentColumn(term.field);
-    columns.push({ sql: column.type === "text" ? `${column.sql} COLLATE "C"` : column.sql, descending: !term.ascending, type: column.type });
+    columns.push({
+      sql: column.type === "text" ? `${column.sql} COLLATE "C"` : column.sql,
+      descending: !term.ascending,
+      type: column.type,
+    });
     if (term.field.key === "experiment_id") return columns;
   }
   columns.push({ sql: "experiments.experiment_id", descending: true, type: "bigint" });
@@ -138,7 +149,11 @@ export async function searchExperiments(knex: Knex, options: ExperimentSearchOpt
   const terms = parseExperimentOrderBy(options.orderBy);
   const filter = ast ? compileExperimentFilter(ast) : undefined;
   const columns = experimentSortColumns(terms);
-  const fingerprint = queryFingerprint("experiments", { filter: ast ?? null, orderBy: terms, viewType: options.viewType });
+  const fingerprint = queryFingerprint("experiments", {
+    filter: ast ?? null,
+    orderBy: terms,
+    viewType: options.viewType,
+  });
   const cursor = options.pageToken ? decodePageToken(options.pageToken, fingerprint, columns) : undefined;
 
   const query = knex.queryBuilder().from("experiments").select("experiments.experiment_id");

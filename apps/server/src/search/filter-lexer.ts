@@ -62,7 +62,10 @@ export function tokenize(source: string, fail: Fail): Token[] {
       let j = i + 1;
       for (;;) {
         if (j >= n) {
-          fail(start, c === "`" ? "unterminated quoted key (missing closing `)" : `unterminated string (missing closing ${c})`);
+          fail(
+            start,
+            c === "`" ? "unterminated quoted key (missing closing `)" : `unterminated string (missing closing ${c})`,
+          );
         }
         if (source[j] === c) {
           if (source[j + 1] === c) {
@@ -93,13 +96,16 @@ export function tokenize(source: string, fail: Fail): Token[] {
       i += length;
       continue;
     }
-    if (isDigit(c) || ((c === "." || c === "-") && (isDigit(source[i + 1]) || (source[i + 1] === "." && isDigit(source[i + 2]))))) {
+    if (
+      isDigit(c) ||
+      ((c === "." || c === "-") && (isDigit(source[i + 1]) || (source[i + 1] === "." && isDigit(source[i + 2]))))
+    ) {
       NUMBER.lastIndex = i;
       const match = NUMBER.exec(source);
       if (!match) fail(start, "malformed number");
       const text = match[0];
       const after = source[i + text.length];
-      if (after !== undefined && (isWordPart(after) && after !== "-" && after !== "/")) {
+      if (after !== undefined && isWordPart(after) && after !== "-" && after !== "/") {
         fail(start, `malformed number '${source.slice(i, i + text.length + 1)}'`);
       }
       const value = Number(text);

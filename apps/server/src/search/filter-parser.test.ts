@@ -2,18 +2,51 @@ import { describe, expect, it } from "vitest";
 import { TrackerError } from "../errors.js";
 import type { FilterAst, FilterField, NumericOperator, StringOperator } from "./ast.js";
 import { tokenize } from "./filter-lexer.js";
-import { FILTER_LIMITS, parseExperimentFilter, parseExperimentOrderBy, parseRunFilter, parseRunOrderBy } from "./filter-parser.js";
+import {
+  FILTER_LIMITS,
+  parseExperimentFilter,
+  parseExperimentOrderBy,
+  parseRunFilter,
+  parseRunOrderBy,
+} from "./filter-parser.js";
 
 const metric = (key: string): FilterField => ({ entity: "metric", key });
 const param = (key: string): FilterField => ({ entity: "param", key });
 const tag = (key: string): FilterField => ({ entity: "tag", key });
-const attr = (key: "status" | "run_name" | "start_time" | "end_time" | "run_id" | "artifact_uri" | "name" | "experiment_id" | "creation_time" | "last_update_time"): FilterField => ({
+const attr = (
+  key:
+    | "status"
+    | "run_name"
+    | "start_time"
+    | "end_time"
+    | "run_id"
+    | "artifact_uri"
+    | "name"
+    | "experiment_id"
+    | "creation_time"
+    | "last_update_time",
+): FilterField => ({
   entity: "attribute",
   key,
 });
-const num = (field: FilterField, operator: NumericOperator, value: number): FilterAst => ({ type: "numeric", field, operator, value });
-const str = (field: FilterField, operator: StringOperator, value: string): FilterAst => ({ type: "string", field, operator, value });
-const isIn = (field: FilterField, values: string[], negated = false): FilterAst => ({ type: "in", field, negated, values });
+const num = (field: FilterField, operator: NumericOperator, value: number): FilterAst => ({
+  type: "numeric",
+  field,
+  operator,
+  value,
+});
+const str = (field: FilterField, operator: StringOperator, value: string): FilterAst => ({
+  type: "string",
+  field,
+  operator,
+  value,
+});
+const isIn = (field: FilterField, values: string[], negated = false): FilterAst => ({
+  type: "in",
+  field,
+  negated,
+  values,
+});
 const and = (...operands: FilterAst[]): FilterAst => ({ type: "and", operands });
 const or = (...operands: FilterAst[]): FilterAst => ({ type: "or", operands });
 const not = (operand: FilterAst): FilterAst => ({ type: "not", operand });
@@ -39,7 +72,7 @@ const VALID_RUN_FILTERS: Array<[string, FilterAst | undefined]> = [
   ["params.model NOT LIKE 'C%'", str(param("model"), "NOT LIKE", "C%")],
   ["params.model not ilike 'c%'", str(param("model"), "NOT ILIKE", "c%")],
   ["tags.team = 'it''s'", str(tag("team"), "=", "it's")],
-  ['tags."my key" = \'v\'', str(tag("my key"), "=", "v")],
+  ["tags.\"my key\" = 'v'", str(tag("my key"), "=", "v")],
   ["tags.`mlflow.runName` = 'x'", str(tag("mlflow.runName"), "=", "x")],
   ["tags.mlflow.runName = 'x'", str(tag("mlflow.runName"), "=", "x")],
   ['metrics."val acc" > 0.5', num(metric("val acc"), ">", 0.5)],
@@ -85,7 +118,7 @@ const VALID_RUN_FILTERS: Array<[string, FilterAst | undefined]> = [
 const INVALID_RUN_FILTERS: Array<[string, number, string]> = [
   ["metrics.a >", 12, "expected a value after '>', found the end of the input"],
   ["metrics.a > 'x'", 13, "expected a number"],
-  ["metrics.a > \"1\"", 13, "expected a number"],
+  ['metrics.a > "1"', 13, "expected a number"],
   ["params.p = 1", 12, "expected a quoted string"],
   ["params.p > '1'", 10, "'>' is not allowed for params.p"],
   ["tags.t <= 'a'", 8, "'<=' is not allowed"],
@@ -105,7 +138,7 @@ const INVALID_RUN_FILTERS: Array<[string, number, string]> = [
   ["metrics.a > 1)", 14, "unbalanced ')'"],
   ["()", 2, "expected an identifier"],
   ["params.p = 'abc", 12, "unterminated string"],
-  ["tags.t = \"abc", 10, "unterminated string"],
+  ['tags.t = "abc', 10, "unterminated string"],
   ["tags.`abc = 'x'", 6, "unterminated quoted key"],
   ["metrics.a ! 1", 11, "unexpected character '!'"],
   ["metrics.a > 1; DROP TABLE runs", 14, "unexpected character ';'"],
@@ -197,7 +230,10 @@ describe("parseExperimentFilter", () => {
     ["name ILIKE '%X%' AND tags.k = 'v'", and(str(attr("name"), "ILIKE", "%X%"), str(tag("k"), "=", "v"))],
     ["tags.`a b` != 'v'", str(tag("a b"), "!=", "v")],
     ["creation_time > 5", num(attr("creation_time"), ">", 5)],
-    ["last_update_time <= 10 OR NOT name = 'n'", or(num(attr("last_update_time"), "<=", 10), not(str(attr("name"), "=", "n")))],
+    [
+      "last_update_time <= 10 OR NOT name = 'n'",
+      or(num(attr("last_update_time"), "<=", 10), not(str(attr("name"), "=", "n"))),
+    ],
     ["experiment_id = '3'", str(attr("experiment_id"), "=", "3")],
     ["experiment_id != 007", str(attr("experiment_id"), "!=", "7")],
     ["experiment_id IN ('1', 2)", isIn(attr("experiment_id"), ["1", "2"])],
@@ -248,7 +284,9 @@ describe("order_by parsing", () => {
   });
 
   it("parses experiment order_by clauses", () => {
-    expect(parseExperimentOrderBy(["name", "experiment_id DESC", "attributes.last_update_time", "creation_time ASC"])).toEqual([
+    expect(
+      parseExperimentOrderBy(["name", "experiment_id DESC", "attributes.last_update_time", "creation_time ASC"]),
+    ).toEqual([
       { field: attr("name"), ascending: true },
       { field: attr("experiment_id"), ascending: false },
       { field: attr("last_update_time"), ascending: true },
@@ -266,11 +304,18 @@ describe("order_by parsing", () => {
     ["metrics.a, metrics.b", 10, "expected ASC, DESC or the end of the clause after metrics.a, found ','"],
   ];
   it.each(invalidRun)("run order_by %j -> position %i", (clause, position, text) => {
-    expectInvalid(() => parseRunOrderBy([clause]), position, text, `order_by clause '${clause.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}'`);
+    expectInvalid(
+      () => parseRunOrderBy([clause]),
+      position,
+      text,
+      `order_by clause '${clause.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}'`,
+    );
   });
 
   it("rejects experiment order_by on tags or run attributes, and too many clauses", () => {
-    expect(() => parseExperimentOrderBy(["tags.x"])).toThrow(/Invalid order_by clause 'tags.x' at position 1: tags.x cannot be used to order experiments/);
+    expect(() => parseExperimentOrderBy(["tags.x"])).toThrow(
+      /Invalid order_by clause 'tags.x' at position 1: tags.x cannot be used to order experiments/,
+    );
     expect(() => parseExperimentOrderBy(["run_name"])).toThrow(/unknown attribute 'run_name'/);
     expect(() => parseRunOrderBy(Array.from({ length: 11 }, () => "start_time"))).toThrow(/at most 10 clauses/);
     expect(() => parseRunOrderBy([1 as unknown as string])).toThrow(TrackerError);
@@ -299,8 +344,18 @@ describe("tokenize", () => {
 
 describe("parseRunFilter: dataset fields (MLflow 2.4+)", () => {
   it("resolves dataset.name, datasets.digest and dataset.context as string fields that allow IN", () => {
-    expect(parseRunFilter("dataset.name = 'iris'")).toEqual({ type: "string", field: { entity: "dataset", key: "name" }, operator: "=", value: "iris" });
-    expect(parseRunFilter("datasets.DIGEST IN ('a', 'b')")).toEqual({ type: "in", field: { entity: "dataset", key: "digest" }, negated: false, values: ["a", "b"] });
+    expect(parseRunFilter("dataset.name = 'iris'")).toEqual({
+      type: "string",
+      field: { entity: "dataset", key: "name" },
+      operator: "=",
+      value: "iris",
+    });
+    expect(parseRunFilter("datasets.DIGEST IN ('a', 'b')")).toEqual({
+      type: "in",
+      field: { entity: "dataset", key: "digest" },
+      negated: false,
+      values: ["a", "b"],
+    });
     expect(parseRunFilter("NOT dataset.context LIKE 'train%'")).toEqual({
       type: "not",
       operand: { type: "string", field: { entity: "dataset", key: "context" }, operator: "LIKE", value: "train%" },
@@ -308,7 +363,9 @@ describe("parseRunFilter: dataset fields (MLflow 2.4+)", () => {
   });
 
   it("refuses other dataset fields, numbers, and ordering by a dataset field", () => {
-    expect(() => parseRunFilter("dataset.size = 'x'")).toThrow(/unknown dataset field 'size'.*dataset\.name, dataset\.digest, dataset\.context/);
+    expect(() => parseRunFilter("dataset.size = 'x'")).toThrow(
+      /unknown dataset field 'size'.*dataset\.name, dataset\.digest, dataset\.context/,
+    );
     expect(() => parseRunFilter("dataset.name > 3")).toThrow();
     expect(() => parseRunOrderBy(["dataset.name"])).toThrow(/cannot be used to order runs/);
   });

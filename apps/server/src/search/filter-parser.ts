@@ -39,7 +39,17 @@
  * expected, e.g. `Invalid filter at position 17: expected a value after '>', found the end of the input`.
  */
 import { invalidParameter } from "../errors.js";
-import type { DatasetField, ExperimentAttribute, FilterAst, FilterField, NumericOperator, OrderTerm, RegistryAttribute, RunAttribute, StringOperator } from "./ast.js";
+import type {
+  DatasetField,
+  ExperimentAttribute,
+  FilterAst,
+  FilterField,
+  NumericOperator,
+  OrderTerm,
+  RegistryAttribute,
+  RunAttribute,
+  StringOperator,
+} from "./ast.js";
 import { describeToken, tokenize, type Fail, type Token } from "./filter-lexer.js";
 import { likePatternProblem } from "./sql-fragments.js";
 
@@ -116,7 +126,8 @@ const RUN_DIALECT: Dialect = {
   keyedOrderable: true,
   logic: "boolean",
   doubleQuotedStrings: true,
-  identifiers: "an identifier such as metrics.<key>, params.<key>, tags.<key> or an attribute (status, run_name, start_time, end_time, run_id, artifact_uri)",
+  identifiers:
+    "an identifier such as metrics.<key>, params.<key>, tags.<key> or an attribute (status, run_name, start_time, end_time, run_id, artifact_uri)",
 };
 
 const EXPERIMENT_DIALECT: Dialect = {
@@ -211,7 +222,10 @@ class Parser {
     const ast = this.parseOr(0);
     const rest = this.peek();
     if (rest.kind !== "eof") {
-      const expected = this.dialect.logic === "and-only" ? "expected AND or the end of the filter" : "expected AND, OR or the end of the filter";
+      const expected =
+        this.dialect.logic === "and-only"
+          ? "expected AND or the end of the filter"
+          : "expected AND, OR or the end of the filter";
       this.failAt(rest, rest.kind === "rparen" ? `unbalanced ')': ${expected}` : expected);
     }
     return ast;
@@ -280,7 +294,8 @@ class Parser {
   }
 
   private checkDepth(token: Token, depth: number): void {
-    if (depth > FILTER_LIMITS.maxDepth) this.fail(token.start, `the filter is nested more than ${FILTER_LIMITS.maxDepth} levels deep`);
+    if (depth > FILTER_LIMITS.maxDepth)
+      this.fail(token.start, `the filter is nested more than ${FILTER_LIMITS.maxDepth} levels deep`);
   }
 
   /** identifier: a word, possibly `prefix.` directly followed by a double-quoted or backtick-quoted key. */
@@ -301,7 +316,10 @@ class Parser {
       const quoted = this.peek();
       const isQuotedKey = (quoted.kind === "string" && quoted.quote === '"') || quoted.kind === "backtick";
       if (!isQuotedKey || quoted.start !== word.end) {
-        this.failAt(quoted, `expected a key directly after '${word.value}' (quote keys with special characters as ${word.value}"<key>" or ${word.value}\`<key>\`)`);
+        this.failAt(
+          quoted,
+          `expected a key directly after '${word.value}' (quote keys with special characters as ${word.value}"<key>" or ${word.value}\`<key>\`)`,
+        );
       }
       this.next();
       key = quoted.value;
@@ -323,16 +341,26 @@ class Parser {
   }
 
   private resolve(word: Token, prefix: string | undefined, key: string, text: string): ResolvedField {
-    const entity = prefix === undefined ? "attribute" : Object.hasOwn(this.dialect.entities, prefix.toLowerCase()) ? this.dialect.entities[prefix.toLowerCase()] : undefined;
+    const entity =
+      prefix === undefined
+        ? "attribute"
+        : Object.hasOwn(this.dialect.entities, prefix.toLowerCase())
+          ? this.dialect.entities[prefix.toLowerCase()]
+          : undefined;
     if (entity === undefined) {
       const known = this.dialect.keyed.map((e) => ENTITY_NAMES[e]).concat("attributes");
       this.fail(word.start, `unknown entity '${prefix}' in '${text}'; expected ${known.join(", ")}`);
     }
     if (entity === "attribute") {
-      const attribute = Object.hasOwn(this.dialect.attributes, key.toLowerCase()) ? this.dialect.attributes[key.toLowerCase()] : undefined;
+      const attribute = Object.hasOwn(this.dialect.attributes, key.toLowerCase())
+        ? this.dialect.attributes[key.toLowerCase()]
+        : undefined;
       if (!attribute) {
         const known = Object.keys(this.dialect.attributes).join(", ");
-        const hint = prefix === undefined && this.dialect === RUN_DIALECT ? "; metrics, params and tags need their prefix (metrics.<key>)" : "";
+        const hint =
+          prefix === undefined && this.dialect === RUN_DIALECT
+            ? "; metrics, params and tags need their prefix (metrics.<key>)"
+            : "";
         this.fail(word.start, `unknown attribute '${key}' for ${this.dialect.name}; expected one of ${known}${hint}`);
       }
       return {
@@ -346,18 +374,29 @@ class Parser {
     }
     if (entity === "dataset") {
       const datasetKey = DATASET_FIELDS.find((f) => f === key.toLowerCase());
-      if (!datasetKey) this.fail(word.start, `unknown dataset field '${key}' in '${text}'; expected ${DATASET_FIELDS.map((f) => `dataset.${f}`).join(", ")}`);
+      if (!datasetKey)
+        this.fail(
+          word.start,
+          `unknown dataset field '${key}' in '${text}'; expected ${DATASET_FIELDS.map((f) => `dataset.${f}`).join(", ")}`,
+        );
       return { field: { entity: "dataset", key: datasetKey }, type: "string", inAllowed: true, orderable: false, text };
     }
     if (key.length === 0) this.fail(word.start, `the key in '${text}' is empty`);
-    return { field: { entity, key }, type: entity === "metric" ? "numeric" : "string", inAllowed: entity !== "metric", orderable: this.dialect.keyedOrderable, text };
+    return {
+      field: { entity, key },
+      type: entity === "metric" ? "numeric" : "string",
+      inAllowed: entity !== "metric",
+      orderable: this.dialect.keyedOrderable,
+      text,
+    };
   }
 
   private parseComparison(): FilterAst {
     const first = this.peek();
     const resolved = this.parseIdentifier();
     this.comparisons++;
-    if (this.comparisons > FILTER_LIMITS.maxComparisons) this.fail(first.start, `a filter may hold at most ${FILTER_LIMITS.maxComparisons} comparisons`);
+    if (this.comparisons > FILTER_LIMITS.maxComparisons)
+      this.fail(first.start, `a filter may hold at most ${FILTER_LIMITS.maxComparisons} comparisons`);
 
     const opToken = this.peek();
     let negated = false;
@@ -370,15 +409,27 @@ class Parser {
       }
     }
     const operator = this.peek();
-    const shownOperator = negated ? `NOT ${operator.value.toUpperCase()}` : operator.kind === "word" ? operator.value.toUpperCase() : operator.value;
+    const shownOperator = negated
+      ? `NOT ${operator.value.toUpperCase()}`
+      : operator.kind === "word"
+        ? operator.value.toUpperCase()
+        : operator.value;
     if (isKeyword(operator, "IN")) {
       this.next();
-      if (!resolved.inAllowed) this.fail(opToken.start, `'${shownOperator}' is not allowed for ${resolved.text}; ${this.allowedOperators(resolved)}`);
+      if (!resolved.inAllowed)
+        this.fail(
+          opToken.start,
+          `'${shownOperator}' is not allowed for ${resolved.text}; ${this.allowedOperators(resolved)}`,
+        );
       return { type: "in", field: resolved.field, negated, values: this.parseInList(resolved, shownOperator) };
     }
     if (isKeyword(operator, "LIKE") || isKeyword(operator, "ILIKE")) {
       this.next();
-      if (resolved.type !== "string" || !this.takes(resolved, shownOperator)) this.fail(opToken.start, `'${shownOperator}' is not allowed for ${resolved.text}; ${this.allowedOperators(resolved)}`);
+      if (resolved.type !== "string" || !this.takes(resolved, shownOperator))
+        this.fail(
+          opToken.start,
+          `'${shownOperator}' is not allowed for ${resolved.text}; ${this.allowedOperators(resolved)}`,
+        );
       const valueToken = this.peek();
       const value = this.parseValue(resolved, shownOperator);
       const problem = likePatternProblem(value);
@@ -418,7 +469,12 @@ class Parser {
   private parseValue(resolved: ResolvedField, operator: string): string {
     const token = this.peek();
     if (token.kind !== "string" && token.kind !== "number") {
-      this.failAt(token, this.dialect.doubleQuotedStrings ? `expected a value after '${operator}'` : `expected a string in single quotes after '${operator}'`);
+      this.failAt(
+        token,
+        this.dialect.doubleQuotedStrings
+          ? `expected a value after '${operator}'`
+          : `expected a string in single quotes after '${operator}'`,
+      );
     }
     this.next();
     return this.checkValue(resolved, token);
@@ -437,7 +493,8 @@ class Parser {
         return token.value;
       case "id": {
         const text = token.value.trim();
-        if (!/^\d{1,15}$/.test(text)) this.failAt(token, `expected an experiment id (a non-negative integer) to compare ${resolved.text} with`);
+        if (!/^\d{1,15}$/.test(text))
+          this.failAt(token, `expected an experiment id (a non-negative integer) to compare ${resolved.text} with`);
         return String(Number(text));
       }
     }
@@ -451,12 +508,16 @@ class Parser {
     for (;;) {
       const token = this.peek();
       if (token.kind !== "string" && token.kind !== "number") {
-        this.failAt(token, values.length === 0 ? `expected a value in the ${operator} list` : `expected a value after ','`);
+        this.failAt(
+          token,
+          values.length === 0 ? `expected a value in the ${operator} list` : `expected a value after ','`,
+        );
       }
       this.next();
       values.push(this.checkValue(resolved, token));
       this.inValues++;
-      if (this.inValues > FILTER_LIMITS.maxInValues) this.fail(token.start, `IN lists may hold at most ${FILTER_LIMITS.maxInValues} values in all`);
+      if (this.inValues > FILTER_LIMITS.maxInValues)
+        this.fail(token.start, `IN lists may hold at most ${FILTER_LIMITS.maxInValues} values in all`);
       const separator = this.peek();
       if (separator.kind === "comma") {
         this.next();
@@ -480,7 +541,8 @@ function filterFailer(): Fail {
 function parseFilterWith(dialect: Dialect, filter: string | undefined | null): FilterAst | undefined {
   if (filter === undefined || filter === null) return undefined;
   if (typeof filter !== "string") throw invalidParameter("Invalid filter: it must be a string");
-  if (filter.length > FILTER_LIMITS.maxLength) throw invalidParameter(`Invalid filter: it is longer than ${FILTER_LIMITS.maxLength} characters`);
+  if (filter.length > FILTER_LIMITS.maxLength)
+    throw invalidParameter(`Invalid filter: it is longer than ${FILTER_LIMITS.maxLength} characters`);
   const fail = filterFailer();
   return new Parser(tokenize(filter, fail), dialect, fail).parseFilter();
 }
@@ -489,7 +551,9 @@ function parseOrderByWith(dialect: Dialect, orderBy: readonly string[] | undefin
   if (orderBy === undefined || orderBy === null) return [];
   if (!Array.isArray(orderBy)) throw invalidParameter("Invalid order_by: it must be a list of strings");
   if (orderBy.length > FILTER_LIMITS.maxOrderBy) {
-    throw invalidParameter(`Invalid order_by: at most ${FILTER_LIMITS.maxOrderBy} clauses are allowed, got ${orderBy.length}`);
+    throw invalidParameter(
+      `Invalid order_by: at most ${FILTER_LIMITS.maxOrderBy} clauses are allowed, got ${orderBy.length}`,
+    );
   }
   return orderBy.map((clause) => {
     if (typeof clause !== "string") throw invalidParameter("Invalid order_by: every clause must be a string");

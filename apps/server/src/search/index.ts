@@ -9,7 +9,16 @@
  *   searchExperiments(knex, options)-> { experimentIds, nextPageToken? }
  *   parseRegisteredModelFilter / parseModelVersionFilter + compileRegistryFilter (registry searches)
  */
-export type { ExperimentAttribute, FilterAst, FilterField, NumericOperator, OrderTerm, RegistryAttribute, RunAttribute, StringOperator } from "./ast.js";
+export type {
+  ExperimentAttribute,
+  FilterAst,
+  FilterField,
+  NumericOperator,
+  OrderTerm,
+  RegistryAttribute,
+  RunAttribute,
+  StringOperator,
+} from "./ast.js";
 export { describeToken, tokenize, type Fail, type Token, type TokenKind } from "./filter-lexer.js";
 export {
   EXPERIMENT_ATTRIBUTES,
@@ -24,7 +33,14 @@ export {
 } from "./filter-parser.js";
 export { andedExpressionsToFilter, escapeLike } from "./anded-expressions.js";
 export { compileRegistryFilter } from "./registry-search.js";
-export { compileRunFilter, MAX_RUN_SEARCH_RESULTS, runSortColumns, searchRuns, type RunSearchOptions, type RunSearchResult } from "./run-search.js";
+export {
+  compileRunFilter,
+  MAX_RUN_SEARCH_RESULTS,
+  runSortColumns,
+  searchRuns,
+  type RunSearchOptions,
+  type RunSearchResult,
+} from "./run-search.js";
 export {
   compileExperimentFilter,
   DEFAULT_EXPERIMENT_ORDER,
@@ -34,4 +50,11 @@ export {
   type ExperimentSearchOptions,
   type ExperimentSearchResult,
 } from "./experiment-search.js";
-export { decodePageToken, encodePageToken, queryFingerprint, type SortColumn, type SortType, type SqlFragment } from "./keyset.js";
+export {
+  decodePageToken,
+  encodePageToken,
+  queryFingerprint,
+  type SortColumn,
+  type SortType,
+  type SqlFragment,
+} from "./keyset.js";

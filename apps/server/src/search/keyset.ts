@@ -112,7 +112,8 @@ export function decodePageToken(token: unknown, fingerprint: string, columns: re
   }
   if (typeof payload !== "object" || payload === null || Array.isArray(payload)) throw invalidToken();
   const { v, q, k } = payload as Record<string, unknown>;
-  if (v !== TOKEN_VERSION || q !== fingerprint || !Array.isArray(k) || k.length !== columns.length) throw invalidToken();
+  if (v !== TOKEN_VERSION || q !== fingerprint || !Array.isArray(k) || k.length !== columns.length)
+    throw invalidToken();
   const values: string[] = [];
   for (let i = 0; i < columns.length; i++) {
     const value: unknown = k[i];
@@ -148,7 +149,8 @@ export function sortKeysOf(row: Record<string, unknown>, columns: readonly SortC
  * c0 start the scan at the cursor.
  */
 export function keysetCondition(columns: readonly SortColumn[], values: readonly string[]): SqlFragment {
-  if (columns.length === 0 || columns.length !== values.length) throw new Error("keysetCondition: columns and values differ");
+  if (columns.length === 0 || columns.length !== values.length)
+    throw new Error("keysetCondition: columns and values differ");
   const bindings: string[] = [];
   const param = (i: number) => `CAST(? AS ${columns[i].type})`;
   const build = (i: number): string => {

@@ -18,7 +18,12 @@ const failing: Fail = (offset, message) => {
   throw new Error(`${offset}: ${message}`);
 };
 
-const string = (key: string, operator: string, value: string) => ({ type: "string", field: { entity: "attribute", key }, operator, value });
+const string = (key: string, operator: string, value: string) => ({
+  type: "string",
+  field: { entity: "attribute", key },
+  operator,
+  value,
+});
 
 describe("registry filter tokens (the shared lexer)", () => {
   it("splits words, single-quoted strings with '' escapes, operators and numbers", () => {
@@ -35,12 +40,20 @@ describe("registry filter tokens (the shared lexer)", () => {
   });
 
   it("keeps quotes, keywords and spaces inside strings", () => {
-    expect(tokenize("name = ' AND name = ''x'' '", failing)[2]).toMatchObject({ kind: "string", value: " AND name = 'x' " });
+    expect(tokenize("name = ' AND name = ''x'' '", failing)[2]).toMatchObject({
+      kind: "string",
+      value: " AND name = 'x' ",
+    });
   });
 
   it("rejects an unclosed string and unknown characters", () => {
-    expect(problem(() => parseRegisteredModelFilter("name = 'abc"))).toEqual({ code: "INVALID_PARAMETER_VALUE", message: expect.stringMatching(/unterminated string/) });
-    expect(problem(() => parseRegisteredModelFilter("name = 'a' | 1")).message).toMatch(/position 12: unexpected character '\|'/);
+    expect(problem(() => parseRegisteredModelFilter("name = 'abc"))).toEqual({
+      code: "INVALID_PARAMETER_VALUE",
+      message: expect.stringMatching(/unterminated string/),
+    });
+    expect(problem(() => parseRegisteredModelFilter("name = 'a' | 1")).message).toMatch(
+      /position 12: unexpected character '\|'/,
+    );
   });
 });
 
@@ -78,13 +91,20 @@ describe("registry filter parser", () => {
       ["constructor = 'a'", /unknown attribute 'constructor'/],
     ];
     for (const [filter, message] of cases) {
-      expect(problem(() => parseModelVersionFilter(filter)), filter).toEqual({ code: "INVALID_PARAMETER_VALUE", message: expect.stringMatching(message) });
+      expect(
+        problem(() => parseModelVersionFilter(filter)),
+        filter,
+      ).toEqual({ code: "INVALID_PARAMETER_VALUE", message: expect.stringMatching(message) });
     }
   });
 
   it("gives each operation its own fields: registered models only have name", () => {
-    expect(problem(() => parseRegisteredModelFilter("run_id = 'x'")).message).toMatch(/unknown attribute 'run_id' for registered models; expected one of name/);
-    expect(problem(() => parseRegisteredModelFilter("name != 'x'")).message).toMatch(/'!=' is not allowed for name; it takes =, LIKE, ILIKE/);
+    expect(problem(() => parseRegisteredModelFilter("run_id = 'x'")).message).toMatch(
+      /unknown attribute 'run_id' for registered models; expected one of name/,
+    );
+    expect(problem(() => parseRegisteredModelFilter("name != 'x'")).message).toMatch(
+      /'!=' is not allowed for name; it takes =, LIKE, ILIKE/,
+    );
   });
 });
 
@@ -92,10 +112,15 @@ describe("registry filter SQL", () => {
   const columns = { name: `"name"`, run_id: `"run_id"`, source_path: `"source"` };
 
   it("binds every value; LIKE and ILIKE match names containing the text", () => {
-    expect(compileRegistryFilter(parseRegisteredModelFilter("name LIKE 'fr_ud' AND name = 'it''s'")!, columns)).toEqual({
-      sql: `("name" LIKE ? AND "name" = ?)`,
-      bindings: ["%fr_ud%", "it's"],
+    expect(compileRegistryFilter(parseRegisteredModelFilter("name LIKE 'fr_ud' AND name = 'it''s'")!, columns)).toEqual(
+      {
+        sql: `("name" LIKE ? AND "name" = ?)`,
+        bindings: ["%fr_ud%", "it's"],
+      },
+    );
+    expect(compileRegistryFilter(parseModelVersionFilter("source_path = 's3://b/k'")!, columns)).toEqual({
+      sql: `"source" = ?`,
+      bindings: ["s3://b/k"],
     });
-    expect(compileRegistryFilter(parseModelVersionFilter("source_path = 's3://b/k'")!, columns)).toEqual({ sql: `"source" = ?`, bindings: ["s3://b/k"] });
   });
 });

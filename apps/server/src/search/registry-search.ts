@@ -10,7 +10,10 @@ import type { FilterAst, RegistryAttribute } from "./ast.js";
 import type { SqlFragment } from "./keyset.js";
 import { combine, stringComparison } from "./sql-fragments.js";
 
-export function compileRegistryFilter<Field extends RegistryAttribute>(ast: FilterAst, columns: Readonly<Record<Field, string>>): SqlFragment {
+export function compileRegistryFilter<Field extends RegistryAttribute>(
+  ast: FilterAst,
+  columns: Readonly<Record<Field, string>>,
+): SqlFragment {
   switch (ast.type) {
     case "and":
     case "or":
@@ -26,7 +29,11 @@ export function compileRegistryFilter<Field extends RegistryAttribute>(ast: Filt
       const key = ast.field.key as Field;
       const column = ast.field.entity === "attribute" && Object.hasOwn(columns, key) ? columns[key] : undefined;
       if (!column) throw invalidParameter(`Invalid filter: '${String(ast.field.key)}' cannot be searched here`);
-      const contains = ast.operator === "LIKE" || ast.operator === "ILIKE" || ast.operator === "NOT LIKE" || ast.operator === "NOT ILIKE";
+      const contains =
+        ast.operator === "LIKE" ||
+        ast.operator === "ILIKE" ||
+        ast.operator === "NOT LIKE" ||
+        ast.operator === "NOT ILIKE";
       return stringComparison(column, ast.operator, contains ? `%${ast.value}%` : ast.value);
     }
     default:

@@ -37,7 +37,17 @@ async function insertExperiment(knex: Knex, id: number, name: string): Promise<v
 
 const metricRow = (knex: Knex, runId: string, key: string, value: number) => {
   const v = Number.isNaN(value) ? knex.raw("CAST('NaN' AS double precision)") : value;
-  return { run_uuid: runId, key, value: v, timestamp: 1, step: 0, last_value: v, last_timestamp: 1, last_step: 0, last_id: 1 };
+  return {
+    run_uuid: runId,
+    key,
+    value: v,
+    timestamp: 1,
+    step: 0,
+    last_value: v,
+    last_timestamp: 1,
+    last_step: 0,
+    last_id: 1,
+  };
 };
 
 async function insertRuns(knex: Knex, runs: RunFixture[]): Promise<void> {
@@ -56,9 +66,15 @@ async function insertRuns(knex: Knex, runs: RunFixture[]): Promise<void> {
         lifecycle_stage: r.lifecycle ?? "active",
       })),
     );
-    const params = part.flatMap((r) => Object.entries(r.params ?? {}).map(([key, value]) => ({ run_uuid: r.id, key, value })));
-    const tags = part.flatMap((r) => Object.entries(r.tags ?? {}).map(([key, value]) => ({ run_uuid: r.id, key, value })));
-    const metrics = part.flatMap((r) => Object.entries(r.metrics ?? {}).map(([key, value]) => metricRow(knex, r.id, key, value)));
+    const params = part.flatMap((r) =>
+      Object.entries(r.params ?? {}).map(([key, value]) => ({ run_uuid: r.id, key, value })),
+    );
+    const tags = part.flatMap((r) =>
+      Object.entries(r.tags ?? {}).map(([key, value]) => ({ run_uuid: r.id, key, value })),
+    );
+    const metrics = part.flatMap((r) =>
+      Object.entries(r.metrics ?? {}).map(([key, value]) => metricRow(knex, r.id, key, value)),
+    );
     if (params.length) await knex("params").insert(params);
     if (tags.length) await knex("tags").insert(tags);
     if (metrics.length) await knex("latest_metrics").insert(metrics);
@@ -100,7 +116,15 @@ const FIXTURE: RunFixture[] = [
     metrics: { acc: 0.9 },
   },
   { id: rid(4), experimentId: 1, name: "delta", status: "FINISHED", start: 3000, end: 4000, metrics: { loss: 1.5 } },
-  { id: rid(5), experimentId: 1, name: "eps", status: "FINISHED", start: 5000, lifecycle: "deleted", params: { lr: "0.1" } },
+  {
+    id: rid(5),
+    experimentId: 1,
+    name: "eps",
+    status: "FINISHED",
+    start: 5000,
+    lifecycle: "deleted",
+    params: { lr: "0.1" },
+  },
   { id: rid(6), experimentId: 2, name: "phi", status: "FINISHED", start: 6000, params: { lr: "0.1" } },
 ];
 const NAMES = new Map(FIXTURE.map((r) => [r.id, r.name]));
@@ -190,7 +214,7 @@ describe.each(testDatabases())("searchRuns on %s", (kind) => {
     ["run_id LIKE '%4'", ["delta"]],
     // params
     ["params.lr = '0.1'", ["gamma", "alpha"]],
-    ["params.lr = \"0.1\"", ["gamma", "alpha"]],
+    ['params.lr = "0.1"', ["gamma", "alpha"]],
     ["params.lr != '0.1'", ["beta"]],
     ["params.model = 'CNN'", ["alpha"]],
     ["params.model LIKE 'C%'", ["alpha"]],
@@ -208,9 +232,9 @@ describe.each(testDatabases())("searchRuns on %s", (kind) => {
     ["tags.team ILIKE 'V%'", ["beta", "alpha"]],
     ["tags.mlflow.runName = 'alpha'", ["alpha"]],
     ["tags.`mlflow.runName` = 'alpha'", ["alpha"]],
-    ['tags."mlflow.runName" = \'alpha\'', ["alpha"]],
+    ["tags.\"mlflow.runName\" = 'alpha'", ["alpha"]],
     // quoting keys with special characters
-    ['params."my key" = \'v1\'', ["alpha"]],
+    ["params.\"my key\" = 'v1'", ["alpha"]],
     ["params.`my key` = 'v1'", ["alpha"]],
     ['metrics."val acc" > 0.5', ["alpha"]],
     ["metrics.`val acc` < 0.5", []],
@@ -282,11 +306,23 @@ describe.each(testDatabases())("searchRuns on %s", (kind) => {
     [["start_time DESC"], ["gamma", "delta", "beta", "alpha"]],
     [["run_name"], ["alpha", "beta", "delta", "gamma"]],
     [["attributes.run_name DESC"], ["gamma", "delta", "beta", "alpha"]],
-    [["status DESC", "run_name"], ["beta", "alpha", "delta", "gamma"]],
+    [
+      ["status DESC", "run_name"],
+      ["beta", "alpha", "delta", "gamma"],
+    ],
     [["run_id DESC"], ["delta", "gamma", "beta", "alpha"]],
-    [["run_id DESC", "metrics.acc"], ["delta", "gamma", "beta", "alpha"]],
-    [["metrics.acc DESC", "start_time ASC"], ["alpha", "gamma", "beta", "delta"]],
-    [["metrics.acc DESC", "run_id DESC"], ["gamma", "alpha", "beta", "delta"]],
+    [
+      ["run_id DESC", "metrics.acc"],
+      ["delta", "gamma", "beta", "alpha"],
+    ],
+    [
+      ["metrics.acc DESC", "start_time ASC"],
+      ["alpha", "gamma", "beta", "delta"],
+    ],
+    [
+      ["metrics.acc DESC", "run_id DESC"],
+      ["gamma", "alpha", "beta", "delta"],
+    ],
     [["artifact_uri DESC"], ["gamma", "delta", "beta", "alpha"]],
     [["metrics.`a; DROP TABLE runs` DESC"], ["gamma", "delta", "beta", "alpha"]],
   ];
@@ -302,7 +338,13 @@ describe.each(testDatabases())("searchRuns on %s", (kind) => {
         let pageToken: string | undefined;
         let pages = 0;
         do {
-          const page = await searchRuns(knex, { experimentIds: [1], orderBy, viewType: "ACTIVE_ONLY", maxResults, pageToken });
+          const page = await searchRuns(knex, {
+            experimentIds: [1],
+            orderBy,
+            viewType: "ACTIVE_ONLY",
+            maxResults,
+            pageToken,
+          });
           seen.push(...page.runIds.map((id) => NAMES.get(id) ?? id));
           pageToken = page.nextPageToken;
           pages++;
@@ -315,15 +357,25 @@ describe.each(testDatabases())("searchRuns on %s", (kind) => {
 
   it("rejects malformed order_by and options", async () => {
     const base = { experimentIds: [1], viewType: "ACTIVE_ONLY" as ViewType, maxResults: 10 };
-    for (const orderBy of [["metrics.acc DOWN"], ["foo"], [""], ["metrics.acc DESC, start_time"], Array.from({ length: 11 }, () => "start_time")]) {
+    for (const orderBy of [
+      ["metrics.acc DOWN"],
+      ["foo"],
+      [""],
+      ["metrics.acc DESC, start_time"],
+      Array.from({ length: 11 }, () => "start_time"),
+    ]) {
       const error = await rejection(() => searchRuns(knex, { ...base, orderBy }));
       expect(error.code).toBe("INVALID_PARAMETER_VALUE");
     }
     for (const maxResults of [0, -1, 1.5, 50_001, Number.NaN]) {
       expect((await rejection(() => searchRuns(knex, { ...base, maxResults }))).code).toBe("INVALID_PARAMETER_VALUE");
     }
-    expect((await rejection(() => searchRuns(knex, { ...base, viewType: "BOGUS" as ViewType }))).code).toBe("INVALID_PARAMETER_VALUE");
-    expect((await rejection(() => searchRuns(knex, { ...base, experimentIds: [1.5] }))).code).toBe("INVALID_PARAMETER_VALUE");
+    expect((await rejection(() => searchRuns(knex, { ...base, viewType: "BOGUS" as ViewType }))).code).toBe(
+      "INVALID_PARAMETER_VALUE",
+    );
+    expect((await rejection(() => searchRuns(knex, { ...base, experimentIds: [1.5] }))).code).toBe(
+      "INVALID_PARAMETER_VALUE",
+    );
   });
 
   it("rejects tampered, foreign and malformed page tokens", async () => {
@@ -333,8 +385,13 @@ describe.each(testDatabases())("searchRuns on %s", (kind) => {
     expect(token).toBeDefined();
     if (!token) return;
     expect(token).toMatch(/^[A-Za-z0-9_-]+$/);
-    const payload = JSON.parse(Buffer.from(token, "base64url").toString("utf8")) as { v: number; q: string; k: string[] };
-    const encode = (value: unknown) => Buffer.from(typeof value === "string" ? value : JSON.stringify(value)).toString("base64url");
+    const payload = JSON.parse(Buffer.from(token, "base64url").toString("utf8")) as {
+      v: number;
+      q: string;
+      k: string[];
+    };
+    const encode = (value: unknown) =>
+      Buffer.from(typeof value === "string" ? value : JSON.stringify(value)).toString("base64url");
     const bad = [
       "not base64!",
       `${token}=`,
@@ -361,17 +418,32 @@ describe.each(testDatabases())("searchRuns on %s", (kind) => {
   });
 
   it("accepts an empty page token as the first page", async () => {
-    const result = await searchRuns(knex, { experimentIds: [1], viewType: "ACTIVE_ONLY", maxResults: 100, pageToken: "" });
+    const result = await searchRuns(knex, {
+      experimentIds: [1],
+      viewType: "ACTIVE_ONLY",
+      maxResults: 100,
+      pageToken: "",
+    });
     expect(result.runIds).toHaveLength(4);
   });
 
   it("binds a page token to its query", async () => {
-    const base: RunSearchOptions = { experimentIds: [1], viewType: "ACTIVE_ONLY", maxResults: 1, filter: parseRunFilter("params.lr = '0.1'") };
+    const base: RunSearchOptions = {
+      experimentIds: [1],
+      viewType: "ACTIVE_ONLY",
+      maxResults: 1,
+      filter: parseRunFilter("params.lr = '0.1'"),
+    };
     const first = await searchRuns(knex, base);
     const pageToken = first.nextPageToken;
     expect(pageToken).toBeDefined();
     // The same query (even with another page size or a differently spelled filter) continues.
-    const next = await searchRuns(knex, { ...base, maxResults: 5, filter: parseRunFilter("params.`lr`   =   \"0.1\""), pageToken });
+    const next = await searchRuns(knex, {
+      ...base,
+      maxResults: 5,
+      filter: parseRunFilter('params.`lr`   =   "0.1"'),
+      pageToken,
+    });
     expect(next.runIds.map((id) => NAMES.get(id))).toEqual(["alpha"]);
     const others: RunSearchOptions[] = [
       { ...base, filter: parseRunFilter("params.lr = '0.01'") },
@@ -388,26 +460,47 @@ describe.each(testDatabases())("searchRuns on %s", (kind) => {
 
   it("searches with revision A/B anded_expressions through the same engine", async () => {
     const run = async (expressions: unknown) =>
-      (await searchRuns(knex, { experimentIds: [1], viewType: "ACTIVE_ONLY", maxResults: 100, filter: andedExpressionsToFilter(expressions) })).runIds.map(
-        (id) => NAMES.get(id),
-      );
-    expect(await run([{ metric: { key: "acc", double: { comparator: ">=", value: 0.9 } } }])).toEqual(["gamma", "alpha"]);
-    expect(await run([{ metric: { key: "acc", float: { comparator: "==", value: 0.7 } } }])).toEqual(["beta"]);
-    expect(await run([{ metric: { key: "acc", float: { comparator: "!=", value: "0.9" } } }])).toEqual(["beta"]);
-    expect(await run([{ metric: { key: "loss", double: { comparator: "<", value: "Infinity" } } }])).toEqual(["delta", "alpha"]);
-    expect(await run([{ parameter: { key: "model", string: { comparator: "~", value: "NN" } } }])).toEqual(["alpha"]);
-    expect(await run([{ parameter: { key: "model", string: { comparator: "!=", value: "CNN" } } }])).toEqual(["beta"]);
-    expect(await run([{ parameter: { key: "pct", string: { comparator: "~", value: "%_" } } }])).toEqual(["alpha"]);
-    expect(await run([{ parameter: { key: "pct", string: { comparator: "~", value: "_off" } } }])).toEqual(["beta", "alpha"]);
-    expect(await run([{ parameter: { key: "pct", string: { comparator: "~", value: "0%" } } }])).toEqual(["alpha"]);
-    expect(await run([{ parameter: { key: "pct", string: { comparator: "~", value: "\\" } } }])).toEqual(["alpha"]);
-    expect(await run([{ parameter: { key: "pct", string: { comparator: "~", value: "" } } }])).toEqual(["beta", "alpha"]);
-    expect(await run([{ parameter: { key: "lr", string: { comparator: "==", value: "0.1" } } }, { metric: { key: "acc", double: { comparator: ">", value: 0 } } }])).toEqual([
+      (
+        await searchRuns(knex, {
+          experimentIds: [1],
+          viewType: "ACTIVE_ONLY",
+          maxResults: 100,
+          filter: andedExpressionsToFilter(expressions),
+        })
+      ).runIds.map((id) => NAMES.get(id));
+    expect(await run([{ metric: { key: "acc", double: { comparator: ">=", value: 0.9 } } }])).toEqual([
       "gamma",
       "alpha",
     ]);
+    expect(await run([{ metric: { key: "acc", float: { comparator: "==", value: 0.7 } } }])).toEqual(["beta"]);
+    expect(await run([{ metric: { key: "acc", float: { comparator: "!=", value: "0.9" } } }])).toEqual(["beta"]);
+    expect(await run([{ metric: { key: "loss", double: { comparator: "<", value: "Infinity" } } }])).toEqual([
+      "delta",
+      "alpha",
+    ]);
+    expect(await run([{ parameter: { key: "model", string: { comparator: "~", value: "NN" } } }])).toEqual(["alpha"]);
+    expect(await run([{ parameter: { key: "model", string: { comparator: "!=", value: "CNN" } } }])).toEqual(["beta"]);
+    expect(await run([{ parameter: { key: "pct", string: { comparator: "~", value: "%_" } } }])).toEqual(["alpha"]);
+    expect(await run([{ parameter: { key: "pct", string: { comparator: "~", value: "_off" } } }])).toEqual([
+      "beta",
+      "alpha",
+    ]);
+    expect(await run([{ parameter: { key: "pct", string: { comparator: "~", value: "0%" } } }])).toEqual(["alpha"]);
+    expect(await run([{ parameter: { key: "pct", string: { comparator: "~", value: "\\" } } }])).toEqual(["alpha"]);
+    expect(await run([{ parameter: { key: "pct", string: { comparator: "~", value: "" } } }])).toEqual([
+      "beta",
+      "alpha",
+    ]);
+    expect(
+      await run([
+        { parameter: { key: "lr", string: { comparator: "==", value: "0.1" } } },
+        { metric: { key: "acc", double: { comparator: ">", value: 0 } } },
+      ]),
+    ).toEqual(["gamma", "alpha"]);
     expect(await run([])).toEqual(["gamma", "delta", "beta", "alpha"]);
-    expect(await run([{ parameter: { key: "x' OR '1'='1", string: { comparator: "==", value: "' OR 1=1 --" } } }])).toEqual([]);
+    expect(
+      await run([{ parameter: { key: "x' OR '1'='1", string: { comparator: "==", value: "' OR 1=1 --" } } }]),
+    ).toEqual([]);
   });
 });
 
@@ -480,7 +573,12 @@ describe.each(testDatabases())("searchRuns paging on %s", (kind) => {
         return byDefault(x, y);
       })
       .map((r) => r.id);
-    const { ids, sizes } = await collect({ experimentIds: [3], viewType: "ACTIVE_ONLY", maxResults: 1000, orderBy: ["metrics.m DESC"] });
+    const { ids, sizes } = await collect({
+      experimentIds: [3],
+      viewType: "ACTIVE_ONLY",
+      maxResults: 1000,
+      orderBy: ["metrics.m DESC"],
+    });
     expect(sizes).toEqual([1000, 1000, 500]);
     expect(ids).toEqual(expected);
   });
@@ -496,23 +594,46 @@ describe.each(testDatabases())("searchRuns paging on %s", (kind) => {
         return byDefault(x, y);
       })
       .map((r) => r.id);
-    const { ids } = await collect({ experimentIds: [3], viewType: "ACTIVE_ONLY", maxResults: 1000, orderBy: ["params.p"] });
+    const { ids } = await collect({
+      experimentIds: [3],
+      viewType: "ACTIVE_ONLY",
+      maxResults: 1000,
+      orderBy: ["params.p"],
+    });
     expect(ids).toEqual(expected);
   });
 
   it("pages through a filtered search", async () => {
-    const expected = runs.filter((r) => r.metrics?.m !== undefined && r.metrics.m > 1).sort(byDefault).map((r) => r.id);
-    const { ids, sizes } = await collect({ experimentIds: [3], viewType: "ACTIVE_ONLY", maxResults: 300, filter: parseRunFilter("metrics.m > 1") });
+    const expected = runs
+      .filter((r) => r.metrics?.m !== undefined && r.metrics.m > 1)
+      .sort(byDefault)
+      .map((r) => r.id);
+    const { ids, sizes } = await collect({
+      experimentIds: [3],
+      viewType: "ACTIVE_ONLY",
+      maxResults: 300,
+      filter: parseRunFilter("metrics.m > 1"),
+    });
     expect(ids).toEqual(expected);
     expect(sizes.slice(0, -1).every((n) => n === 300)).toBe(true);
   });
 
   it("keeps pages stable under concurrent inserts", async () => {
-    const base: RunFixture[] = Array.from({ length: 50 }, (_, i) => ({ id: rid(500_000 + i), experimentId: 4, name: `c${i}`, start: 10_000 + i * 10 }));
+    const base: RunFixture[] = Array.from({ length: 50 }, (_, i) => ({
+      id: rid(500_000 + i),
+      experimentId: 4,
+      name: `c${i}`,
+      start: 10_000 + i * 10,
+    }));
     await insertRuns(knex, base);
     const options = { experimentIds: [4], viewType: "ACTIVE_ONLY" as ViewType, maxResults: 10 };
     const first = await searchRuns(knex, options);
-    expect(first.runIds).toEqual([...base].sort(byDefault).slice(0, 10).map((r) => r.id));
+    expect(first.runIds).toEqual(
+      [...base]
+        .sort(byDefault)
+        .slice(0, 10)
+        .map((r) => r.id),
+    );
     // Inserted before the cursor: never shown. Inserted after it: shown once, in place.
     const early: RunFixture = { id: rid(600_000), experimentId: 4, name: "early", start: 99_999 };
     const late: RunFixture = { id: rid(600_001), experimentId: 4, name: "late", start: 10_005 };

@@ -41,7 +41,15 @@ import {
 } from "./keyset.js";
 import { DATASET_CONTEXT_TAG } from "../core/datasets.js";
 import { checkMaxResults, checkViewType, lifecycleStageOf } from "./search-options.js";
-import { bigintComparison, combine, doubleComparison, inList, NAN, stringComparison, textBinding } from "./sql-fragments.js";
+import {
+  bigintComparison,
+  combine,
+  doubleComparison,
+  inList,
+  NAN,
+  stringComparison,
+  textBinding,
+} from "./sql-fragments.js";
 
 /** The largest max_results runs/search accepts (MLflow's limit; the specification asks for at least 50000). */
 export const MAX_RUN_SEARCH_RESULTS = 50_000;
@@ -106,7 +114,10 @@ function keyedExists(field: FilterField, condition: (valueSql: string) => SqlFra
  * EXISTS over the run's inputs (MLflow 2.4+ dataset tracking): `dataset.name` and `dataset.digest`
  * compare the input datasets' columns, `dataset.context` the inputs' `mlflow.data.context` tag.
  */
-function datasetExists(field: Extract<FilterField, { entity: "dataset" }>, condition: (valueSql: string) => SqlFragment): SqlFragment {
+function datasetExists(
+  field: Extract<FilterField, { entity: "dataset" }>,
+  condition: (valueSql: string) => SqlFragment,
+): SqlFragment {
   if (field.key === "context") {
     const inner = condition("t.value");
     return {
@@ -135,13 +146,15 @@ export function compileRunFilter(ast: FilterAst): SqlFragment {
       return { sql: `NOT (${inner.sql})`, bindings: inner.bindings };
     }
     case "numeric": {
-      if (ast.field.entity === "metric") return keyedExists(ast.field, (v) => doubleComparison(v, ast.operator, ast.value));
+      if (ast.field.entity === "metric")
+        return keyedExists(ast.field, (v) => doubleComparison(v, ast.operator, ast.value));
       const column = runColumn(ast.field);
       if (column.type !== "bigint") throw invalidParameter(`Invalid filter: ${ast.field.key} is not numeric`);
       return guardNullable(column, bigintComparison(column.sql, ast.operator, ast.value));
     }
     case "string": {
-      if (ast.field.entity === "dataset") return datasetExists(ast.field, (v) => stringComparison(v, ast.operator, ast.value));
+      if (ast.field.entity === "dataset")
+        return datasetExists(ast.field, (v) => stringComparison(v, ast.operator, ast.value));
       if (ast.field.entity === "param" || ast.field.entity === "tag") {
         return keyedExists(ast.field, (v) => stringComparison(v, ast.operator, ast.value));
       }
@@ -182,14 +195,19 @@ export function runSortColumns(terms: readonly OrderTerm[]): RunOrder {
         columns.push({ sql: `CASE WHEN ${column.sql} IS NULL THEN 1 ELSE 0 END`, descending: false, type: "integer" });
         columns.push({ sql: `COALESCE(${column.sql}, 0)`, descending, type: column.type });
       } else {
-        columns.push({ sql: column.type === "text" ? `${column.sql} ${C}` : column.sql, descending, type: column.type });
+        columns.push({
+          sql: column.type === "text" ? `${column.sql} ${C}` : column.sql,
+          descending,
+          type: column.type,
+        });
       }
       if (field.key === "start_time") orderedByStartTime = true;
       // run_uuid is unique: later terms cannot change the order.
       if (field.key === "run_id") return { columns, joins };
       continue;
     }
-    if (field.entity === "dataset") throw invalidParameter("Invalid order_by: runs cannot be ordered by dataset fields");
+    if (field.entity === "dataset")
+      throw invalidParameter("Invalid order_by: runs cannot be ordered by dataset fields");
     const alias = `o${i}`;
     const table = KEYED_TABLES[field.entity];
     joins.push({
@@ -300,14 +318,25 @@ async function bucketedPage(
 ): Promise<Array<Record<string, unknown>>> {
   const [first, ...otherJoins] = base.joins;
   const [, valueColumn, ...rest] = base.columns;
-  const inner = (condition: string): SqlFragment => ({ sql: `${first.sql.replace(/^LEFT JOIN /, "JOIN ")}${condition}`, bindings: first.bindings });
+  const inner = (condition: string): SqlFragment => ({
+    sql: `${first.sql.replace(/^LEFT JOIN /, "JOIN ")}${condition}`,
+    bindings: first.bindings,
+  });
   const present: SortColumn = { ...valueColumn, sql: entity === "metric" ? "o0.value" : `o0.value ${C}` };
-  const buckets: Array<{ rank: number; join: SqlFragment; where?: string; columns: SortColumn[]; cursorFrom: number }> = [
-    // A metric's numbers (NaN excluded by `< NaN`, which an index range can use), or a param's / tag's value.
-    { rank: 0, join: inner(entity === "metric" ? ` AND o0.value < ${NAN}` : ""), columns: [present, ...rest], cursorFrom: 1 },
-    ...(entity === "metric" ? [{ rank: 1, join: inner(` AND o0.value = ${NAN}`), columns: rest, cursorFrom: 2 }] : []),
-    { rank: entity === "metric" ? 2 : 1, join: first, where: "o0.run_uuid IS NULL", columns: rest, cursorFrom: 2 },
-  ];
+  const buckets: Array<{ rank: number; join: SqlFragment; where?: string; columns: SortColumn[]; cursorFrom: number }> =
+    [
+      // A metric's numbers (NaN excluded by `< NaN`, which an index range can use), or a param's / tag's value.
+      {
+        rank: 0,
+        join: inner(entity === "metric" ? ` AND o0.value < ${NAN}` : ""),
+        columns: [present, ...rest],
+        cursorFrom: 1,
+      },
+      ...(entity === "metric"
+        ? [{ rank: 1, join: inner(` AND o0.value = ${NAN}`), columns: rest, cursorFrom: 2 }]
+        : []),
+      { rank: entity === "metric" ? 2 : 1, join: first, where: "o0.run_uuid IS NULL", columns: rest, cursorFrom: 2 },
+    ];
   const cursorRank = cursor ? Number(cursor[0]) : -Infinity;
   const rows: Array<Record<string, unknown>> = [];
   for (const bucket of buckets) {

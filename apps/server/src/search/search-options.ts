@@ -3,7 +3,11 @@ import { invalidParameter, invalidValue } from "../errors.js";
 /** Which entities a search sees by lifecycle stage (core/model.ts re-exports it). */
 export type ViewType = "ACTIVE_ONLY" | "DELETED_ONLY" | "ALL";
 
-const LIFECYCLE: Record<ViewType, string | undefined> = { ACTIVE_ONLY: "active", DELETED_ONLY: "deleted", ALL: undefined };
+const LIFECYCLE: Record<ViewType, string | undefined> = {
+  ACTIVE_ONLY: "active",
+  DELETED_ONLY: "deleted",
+  ALL: undefined,
+};
 
 /** max_results must be an integer in 1..limit. */
 export function checkMaxResults(maxResults: number, limit: number): void {
@@ -20,4 +24,3 @@ export function checkViewType(viewType: ViewType): void {
 export function lifecycleStageOf(viewType: ViewType): string | undefined {
   return LIFECYCLE[viewType];
 }
-

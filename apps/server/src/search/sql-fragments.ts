@@ -6,7 +6,14 @@ import { invalidParameter } from "../errors.js";
 import type { NumericOperator, StringOperator } from "./ast.js";
 import type { SqlFragment } from "./keyset.js";
 
-export const NUMERIC_SQL: Record<NumericOperator, string> = { "=": "=", "!=": "<>", ">": ">", ">=": ">=", "<": "<", "<=": "<=" };
+export const NUMERIC_SQL: Record<NumericOperator, string> = {
+  "=": "=",
+  "!=": "<>",
+  ">": ">",
+  ">=": ">=",
+  "<": "<",
+  "<=": "<=",
+};
 export const STRING_SQL: Record<StringOperator, string> = {
   "=": "=",
   "!=": "<>",
@@ -32,7 +39,8 @@ export function textBinding(value: string, what: string): string {
 export function likePatternProblem(pattern: string): string | undefined {
   for (let i = 0; i < pattern.length; i++) {
     if (pattern[i] === "\\") {
-      if (i === pattern.length - 1) return "a LIKE pattern must not end with the escape character '\\' (write '\\\\' for a backslash)";
+      if (i === pattern.length - 1)
+        return "a LIKE pattern must not end with the escape character '\\' (write '\\\\' for a backslash)";
       i++;
     }
   }
@@ -56,13 +64,15 @@ export function stringComparison(expr: string, operator: StringOperator, value: 
 
 /** `expr [NOT] IN (?, ...)`. */
 export function inList(expr: string, negated: boolean, values: readonly string[]): SqlFragment {
-  if (!Array.isArray(values) || values.length === 0) throw invalidParameter("Invalid filter: an IN list must hold at least one value");
+  if (!Array.isArray(values) || values.length === 0)
+    throw invalidParameter("Invalid filter: an IN list must hold at least one value");
   const bindings = values.map((v) => textBinding(v, "value"));
   return { sql: `${expr} ${negated ? "NOT IN" : "IN"} (${bindings.map(() => "?").join(", ")})`, bindings };
 }
 
 function numberText(value: number): string {
-  if (typeof value !== "number" || Number.isNaN(value)) throw invalidParameter("Invalid filter: a numeric comparison needs a number");
+  if (typeof value !== "number" || Number.isNaN(value))
+    throw invalidParameter("Invalid filter: a numeric comparison needs a number");
   return String(value);
 }
 

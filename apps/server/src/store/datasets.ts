@@ -34,20 +34,32 @@ export async function ensureDataset(db: Knex, experimentId: number, dataset: Dat
     })
     .onConflict(["experiment_id", "name", "digest"])
     .ignore();
-  const row = (await db("datasets").select("dataset_uuid").where({ experiment_id: experimentId, name: dataset.name, digest: dataset.digest }).first()) as
-    | { dataset_uuid: string }
-    | undefined;
+  const row = (await db("datasets")
+    .select("dataset_uuid")
+    .where({ experiment_id: experimentId, name: dataset.name, digest: dataset.digest })
+    .first()) as { dataset_uuid: string } | undefined;
   if (!row) throw new Error("dataset row vanished after insert");
   return row.dataset_uuid;
 }
 
 /** Makes the dataset an input of the run with these tags; false (and nothing written) when it already was one. */
-export async function addRunInput(db: Knex, runId: string, datasetId: string, tags: readonly KeyValue[]): Promise<boolean> {
-  const inserted = await db("run_inputs").insert({ run_uuid: runId, dataset_uuid: datasetId }).onConflict(["run_uuid", "dataset_uuid"]).ignore().returning("run_uuid");
+export async function addRunInput(
+  db: Knex,
+  runId: string,
+  datasetId: string,
+  tags: readonly KeyValue[],
+): Promise<boolean> {
+  const inserted = await db("run_inputs")
+    .insert({ run_uuid: runId, dataset_uuid: datasetId })
+    .onConflict(["run_uuid", "dataset_uuid"])
+    .ignore()
+    .returning("run_uuid");
   if (inserted.length === 0) return false;
   const unique = [...new Map(tags.map((t) => [t.key, t])).values()];
   if (unique.length > 0) {
-    await db("run_input_tags").insert(unique.map((t) => ({ run_uuid: runId, dataset_uuid: datasetId, key: t.key, value: t.value })));
+    await db("run_input_tags").insert(
+      unique.map((t) => ({ run_uuid: runId, dataset_uuid: datasetId, key: t.key, value: t.value })),
+    );
   }
   return true;
 }

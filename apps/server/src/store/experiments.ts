@@ -76,7 +76,14 @@ export async function loadExperiments(db: Knex, ids: number[]): Promise<Experime
   const byId = new Map(rows.map((r) => [Number(r.experiment_id), r]));
   return ids.flatMap((id) => {
     const row = byId.get(id);
-    return row ? [toExperiment(row, row.tags.map(([key, value]) => ({ key, value })))] : [];
+    return row
+      ? [
+          toExperiment(
+            row,
+            row.tags.map(([key, value]) => ({ key, value })),
+          ),
+        ]
+      : [];
   });
 }
 

@@ -68,13 +68,25 @@ describe.each(testDatabases())("metric points on %s", (kind) => {
 
   it("concurrent identical log-batch requests store each point once", async () => {
     const id = await newRun();
-    const metrics = Array.from({ length: 50 }, (_, i) => ({ key: `k${i % 5}`, value: i, timestamp: 1000 + i, step: i }));
-    const results = await Promise.all(Array.from({ length: 8 }, () => api.post("runs/log-batch", { run_id: id, metrics })));
+    const metrics = Array.from({ length: 50 }, (_, i) => ({
+      key: `k${i % 5}`,
+      value: i,
+      timestamp: 1000 + i,
+      step: i,
+    }));
+    const results = await Promise.all(
+      Array.from({ length: 8 }, () => api.post("runs/log-batch", { run_id: id, metrics })),
+    );
     expect(results.map((r) => r.status)).toEqual(Array(8).fill(200));
-    const rows = await suite.server.database.knex("metrics").where({ run_uuid: id }).count<Array<{ count: string | number }>>("* as count");
+    const rows = await suite.server.database
+      .knex("metrics")
+      .where({ run_uuid: id })
+      .count<Array<{ count: string | number }>>("* as count");
     expect(Number(rows[0].count)).toBe(50);
     const got = await latest(id);
-    expect(got).toEqual([0, 1, 2, 3, 4].map((k) => ({ key: `k${k}`, value: 45 + k, timestamp: 1045 + k, step: 45 + k })));
+    expect(got).toEqual(
+      [0, 1, 2, 3, 4].map((k) => ({ key: `k${k}`, value: 45 + k, timestamp: 1045 + k, step: 45 + k })),
+    );
   });
 
   it("writes nothing to a missing or deleted run", async () => {
@@ -82,7 +94,10 @@ describe.each(testDatabases())("metric points on %s", (kind) => {
     expect(missing.status).toBe(404);
     const id = await newRun();
     await post("runs/delete", { run_id: id });
-    const deleted = await api.post("runs/log-batch", { run_id: id, metrics: [{ key: "m", value: 1, timestamp: 1, step: 0 }] });
+    const deleted = await api.post("runs/log-batch", {
+      run_id: id,
+      metrics: [{ key: "m", value: 1, timestamp: 1, step: 0 }],
+    });
     expect(deleted.status).toBe(400);
     expect(deleted.body).toMatchObject({ error_code: "INVALID_PARAMETER_VALUE" });
     expect(await suite.server.database.knex("metrics").where({ run_uuid: id }).first()).toBeUndefined();
@@ -116,7 +131,15 @@ describe.each(testDatabases())("metric points on %s", (kind) => {
     await knex.raw("DROP INDEX metrics_point_key");
     try {
       const row = (value: number, step: number) => ({ run_uuid: id, key: "d", value, timestamp: 7, step });
-      await knex("metrics").insert([row(1, 0), row(1, 0), row(Number.NaN, 0), row(2, 0), row(Number.NaN, 0), row(1, 1), row(1, 0)]);
+      await knex("metrics").insert([
+        row(1, 0),
+        row(1, 0),
+        row(Number.NaN, 0),
+        row(2, 0),
+        row(Number.NaN, 0),
+        row(1, 1),
+        row(1, 0),
+      ]);
     } finally {
       await dedupeAndIndex(knex);
     }

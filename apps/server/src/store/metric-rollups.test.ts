@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { INT64_MAX, INT64_MIN, ROLLUP_LEVELS, blockSteps, chooseLevel, countPieces, coveredBlocks } from "./metric-rollups.js";
+import {
+  INT64_MAX,
+  INT64_MIN,
+  ROLLUP_LEVELS,
+  blockSteps,
+  chooseLevel,
+  countPieces,
+  coveredBlocks,
+} from "./metric-rollups.js";
 
 /** Pure geometry of the rollup levels; the SQL is tested in metric-sampling.test.ts. */
 describe("metric rollup levels", () => {
@@ -27,7 +35,9 @@ describe("metric rollup levels", () => {
     ];
     for (const [start, end] of ranges) {
       const { blocks, raw } = countPieces(start, end);
-      const spans = [...blocks.map((b) => blockSteps(shiftOf(b.level), b)), ...raw].sort((a, b) => (a.from < b.from ? -1 : 1));
+      const spans = [...blocks.map((b) => blockSteps(shiftOf(b.level), b)), ...raw].sort((a, b) =>
+        a.from < b.from ? -1 : 1,
+      );
       expect(spans[0]!.from).toBe(start);
       expect(spans[spans.length - 1]!.to).toBe(end);
       for (let i = 1; i < spans.length; i++) expect(spans[i]!.from).toBe(spans[i - 1]!.to + 1n);

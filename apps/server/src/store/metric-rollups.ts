@@ -31,11 +31,14 @@ const joined = (a: string, i: number) => `(${a}[${i}]::bigint * 67108864 + ${a}[
 const joinedNeg = (a: string, i: number) => `((-${a}[${i}])::bigint * 67108864 + (-${a}[${i + 1}])::bigint)`;
 
 /** Array ordered by (step, timestamp, value): min is the first point, max the last. */
-export const byStep = (step: string, timestamp: string, value: string) => `ARRAY[${split(step)}, ${split(timestamp)}, ${value}]`;
+export const byStep = (step: string, timestamp: string, value: string) =>
+  `ARRAY[${split(step)}, ${split(timestamp)}, ${value}]`;
 /** Array ordered by (value, step, timestamp): min is the lowest point (ties: earliest). */
-export const byValue = (step: string, timestamp: string, value: string) => `ARRAY[${value}, ${split(step)}, ${split(timestamp)}]`;
+export const byValue = (step: string, timestamp: string, value: string) =>
+  `ARRAY[${value}, ${split(step)}, ${split(timestamp)}]`;
 /** Array whose max is the highest point (ties: earliest step, then timestamp). */
-export const byValueDesc = (step: string, timestamp: string, value: string) => `ARRAY[${value}, ${negSplit(step)}, ${negSplit(timestamp)}]`;
+export const byValueDesc = (step: string, timestamp: string, value: string) =>
+  `ARRAY[${value}, ${negSplit(step)}, ${negSplit(timestamp)}]`;
 
 /** (step, timestamp, value) SQL expressions of an array built by byStep / byValue / byValueDesc. */
 export const fromByStep = (a: string) => [joined(a, 1), joined(a, 3), `${a}[5]`] as const;
@@ -140,6 +143,11 @@ export function chooseLevel(lo: bigint, hi: bigint, buckets: number): number {
 
 /** chooseLevel in SQL, over numeric expressions `lo` and `hi`. */
 export function chooseLevelSql(lo: string, hi: string, buckets: number): string {
-  const cases = [...ROLLUP_LEVELS].reverse().map(({ level, shift }) => `WHEN ${hi}::numeric - ${lo} + 1 >= ${(1n << BigInt(shift)) * BigInt(buckets)} THEN ${level}`);
+  const cases = [...ROLLUP_LEVELS]
+    .reverse()
+    .map(
+      ({ level, shift }) =>
+        `WHEN ${hi}::numeric - ${lo} + 1 >= ${(1n << BigInt(shift)) * BigInt(buckets)} THEN ${level}`,
+    );
   return `CASE ${cases.join(" ")} ELSE -1 END`;
 }

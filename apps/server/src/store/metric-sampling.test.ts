@@ -11,12 +11,17 @@ interface Point {
 }
 
 /** float8's order: NaN above every number (and equal to NaN). */
-const cmpValue = (a: number, b: number) => (Number.isNaN(a) ? (Number.isNaN(b) ? 0 : 1) : Number.isNaN(b) ? -1 : a < b ? -1 : a > b ? 1 : 0);
+const cmpValue = (a: number, b: number) =>
+  Number.isNaN(a) ? (Number.isNaN(b) ? 0 : 1) : Number.isNaN(b) ? -1 : a < b ? -1 : a > b ? 1 : 0;
 const cmpBig = (a: bigint, b: bigint) => (a < b ? -1 : a > b ? 1 : 0);
-const byStep = (a: Point, b: Point) => cmpBig(a.step, b.step) || cmpBig(a.timestamp, b.timestamp) || cmpValue(a.value, b.value);
-const byValue = (a: Point, b: Point) => cmpValue(a.value, b.value) || cmpBig(a.step, b.step) || cmpBig(a.timestamp, b.timestamp);
-const byValueDesc = (a: Point, b: Point) => -cmpValue(a.value, b.value) || cmpBig(a.step, b.step) || cmpBig(a.timestamp, b.timestamp);
-const least = (points: Point[], cmp: (a: Point, b: Point) => number) => points.reduce<Point | undefined>((best, p) => (best === undefined || cmp(p, best) < 0 ? p : best), undefined);
+const byStep = (a: Point, b: Point) =>
+  cmpBig(a.step, b.step) || cmpBig(a.timestamp, b.timestamp) || cmpValue(a.value, b.value);
+const byValue = (a: Point, b: Point) =>
+  cmpValue(a.value, b.value) || cmpBig(a.step, b.step) || cmpBig(a.timestamp, b.timestamp);
+const byValueDesc = (a: Point, b: Point) =>
+  -cmpValue(a.value, b.value) || cmpBig(a.step, b.step) || cmpBig(a.timestamp, b.timestamp);
+const least = (points: Point[], cmp: (a: Point, b: Point) => number) =>
+  points.reduce<Point | undefined>((best, p) => (best === undefined || cmp(p, best) < 0 ? p : best), undefined);
 const same = (a: Point, b: Point) => byStep(a, b) === 0;
 
 interface Rollup {
@@ -40,7 +45,15 @@ function bruteRollups(points: Point[]): Rollup[] {
     }
     for (const [block, members] of blocks) {
       const numbers = members.filter((p) => !Number.isNaN(p.value));
-      out.push({ level, block, n: members.length, first: least(members, byStep)!, last: least(members, (a, b) => -byStep(a, b))!, min: least(numbers, byValue), max: least(numbers, byValueDesc) });
+      out.push({
+        level,
+        block,
+        n: members.length,
+        first: least(members, byStep)!,
+        last: least(members, (a, b) => -byStep(a, b))!,
+        min: least(numbers, byValue),
+        max: least(numbers, byValueDesc),
+      });
     }
   }
   return out.sort((a, b) => a.level - b.level || cmpBig(a.block, b.block));
@@ -64,7 +77,8 @@ function bruteSample(all: Point[], start: bigint, end: bigint, maxResults: numbe
   const firstOfBlock = new Map<bigint, bigint>();
   for (const p of points) {
     const block = p.step >> BigInt(shift);
-    if (covered && block >= covered.from && block <= covered.to && (firstOfBlock.get(block) ?? p.step) >= p.step) firstOfBlock.set(block, p.step);
+    if (covered && block >= covered.from && block <= covered.to && (firstOfBlock.get(block) ?? p.step) >= p.step)
+      firstOfBlock.set(block, p.step);
   }
   const groups = new Map<bigint, Point[]>();
   for (const p of points) {
@@ -75,7 +89,12 @@ function bruteSample(all: Point[], start: bigint, end: bigint, maxResults: numbe
   const picked: Array<{ point: Point; preference: number }> = [];
   for (const members of groups.values()) {
     const numbers = members.filter((p) => !Number.isNaN(p.value));
-    const candidates = [least(members, byStep), least(members, (a, b) => -byStep(a, b)), least(numbers, byValueDesc), least(numbers, byValue)];
+    const candidates = [
+      least(members, byStep),
+      least(members, (a, b) => -byStep(a, b)),
+      least(numbers, byValueDesc),
+      least(numbers, byValue),
+    ];
     candidates.forEach((point, i) => {
       if (point === undefined) return;
       const seen = picked.find((q) => same(q.point, point));
@@ -83,8 +102,14 @@ function bruteSample(all: Point[], start: bigint, end: bigint, maxResults: numbe
       else picked.push({ point, preference: i + 1 });
     });
   }
-  picked.sort((a, b) => a.preference - b.preference || cmpBig(a.point.step, b.point.step) || cmpBig(a.point.timestamp, b.point.timestamp));
-  return picked.slice(0, maxResults).map((p) => p.point).sort(byStep);
+  picked.sort(
+    (a, b) =>
+      a.preference - b.preference || cmpBig(a.point.step, b.point.step) || cmpBig(a.point.timestamp, b.point.timestamp),
+  );
+  return picked
+    .slice(0, maxResults)
+    .map((p) => p.point)
+    .sort(byStep);
 }
 
 /** A small deterministic generator (mulberry32). */
@@ -98,12 +123,18 @@ function random(seed: number): () => number {
   };
 }
 
-const wireValue = (v: number) => (Number.isNaN(v) ? "NaN" : v === Infinity ? "Infinity" : v === -Infinity ? "-Infinity" : v);
+const wireValue = (v: number) =>
+  Number.isNaN(v) ? "NaN" : v === Infinity ? "Infinity" : v === -Infinity ? "-Infinity" : v;
 
 describe.each(testDatabases())("metric rollups and sampling on %s", (kind) => {
   const suite = useExperimentSuite(kind, "rollups");
   const { api, newRun, ok: post } = suite;
-  const wire = (key: string, p: Point) => ({ key, value: wireValue(p.value), timestamp: p.timestamp.toString(), step: p.step.toString() });
+  const wire = (key: string, p: Point) => ({
+    key,
+    value: wireValue(p.value),
+    timestamp: p.timestamp.toString(),
+    step: p.step.toString(),
+  });
   /** Logs points in random order: batches of up to 1000 (several keys), some one by one, some twice. */
   const log = async (runId: string, byKey: Record<string, Point[]>, rnd: () => number) => {
     const all = Object.entries(byKey).flatMap(([key, points]) => points.map((p) => ({ key, p })));
@@ -121,33 +152,90 @@ describe.each(testDatabases())("metric rollups and sampling on %s", (kind) => {
       const batch = all.slice(i, i + size);
       i += size;
       // Some points of earlier batches again, and some twice within the batch: stored once.
-      const again = all.slice(0, i).filter(() => rnd() < 0.02).slice(0, 1000 - batch.length);
-      await post("runs/log-batch", { run_id: runId, metrics: [...batch, ...again].slice(0, 1000).map(({ key, p }) => wire(key, p)) });
+      const again = all
+        .slice(0, i)
+        .filter(() => rnd() < 0.02)
+        .slice(0, 1000 - batch.length);
+      await post("runs/log-batch", {
+        run_id: runId,
+        metrics: [...batch, ...again].slice(0, 1000).map(({ key, p }) => wire(key, p)),
+      });
     }
   };
   const stored = async (runId: string, key: string): Promise<Point[]> => {
-    const rows = await suite.server.database.knex.raw(`SELECT step::text AS step, timestamp::text AS timestamp, value::text AS value FROM metrics WHERE run_uuid = ? AND key = ?`, [runId, key]);
-    return (rows.rows as Array<Record<string, string>>).map((r) => ({ step: BigInt(r.step!), timestamp: BigInt(r.timestamp!), value: Number(r.value) }));
+    const rows = await suite.server.database.knex.raw(
+      `SELECT step::text AS step, timestamp::text AS timestamp, value::text AS value FROM metrics WHERE run_uuid = ? AND key = ?`,
+      [runId, key],
+    );
+    return (rows.rows as Array<Record<string, string>>).map((r) => ({
+      step: BigInt(r.step!),
+      timestamp: BigInt(r.timestamp!),
+      value: Number(r.value),
+    }));
   };
   const rollups = async (runId: string, key: string): Promise<Rollup[]> => {
-    const cols = ["first", "last", "min", "max"].flatMap((c) => [`${c}_step::text AS ${c}_step`, `${c}_timestamp::text AS ${c}_timestamp`, `${c}_value::text AS ${c}_value`]);
-    const rows = await suite.server.database.knex.raw(`SELECT level, block::text AS block, n::text AS n, ${cols.join(", ")} FROM metric_rollups WHERE run_uuid = ? AND key = ?`, [runId, key]);
-    const point = (r: Record<string, string | null>, c: string) => (r[`${c}_step`] === null ? undefined : { step: BigInt(r[`${c}_step`]!), timestamp: BigInt(r[`${c}_timestamp`]!), value: Number(r[`${c}_value`]) });
-    return (rows.rows as Array<Record<string, string | null>>).map((r) => ({ level: Number(r.level), block: BigInt(r.block!), n: Number(r.n), first: point(r, "first")!, last: point(r, "last")!, min: point(r, "min"), max: point(r, "max") })).sort((a, b) => a.level - b.level || cmpBig(a.block, b.block));
+    const cols = ["first", "last", "min", "max"].flatMap((c) => [
+      `${c}_step::text AS ${c}_step`,
+      `${c}_timestamp::text AS ${c}_timestamp`,
+      `${c}_value::text AS ${c}_value`,
+    ]);
+    const rows = await suite.server.database.knex.raw(
+      `SELECT level, block::text AS block, n::text AS n, ${cols.join(", ")} FROM metric_rollups WHERE run_uuid = ? AND key = ?`,
+      [runId, key],
+    );
+    const point = (r: Record<string, string | null>, c: string) =>
+      r[`${c}_step`] === null
+        ? undefined
+        : { step: BigInt(r[`${c}_step`]!), timestamp: BigInt(r[`${c}_timestamp`]!), value: Number(r[`${c}_value`]) };
+    return (rows.rows as Array<Record<string, string | null>>)
+      .map((r) => ({
+        level: Number(r.level),
+        block: BigInt(r.block!),
+        n: Number(r.n),
+        first: point(r, "first")!,
+        last: point(r, "last")!,
+        min: point(r, "min"),
+        max: point(r, "max"),
+      }))
+      .sort((a, b) => a.level - b.level || cmpBig(a.block, b.block));
   };
   const distinct = (points: Point[]) => points.filter((p, i) => points.findIndex((q) => same(p, q)) === i);
 
   /** Histories of every shape: dense with spikes, NaN and infinities; sparse negative; huge; tiny; repeated steps. */
   const histories = (rnd: () => number): Record<string, Point[]> => {
-    const value = () => (rnd() < 0.03 ? Number.NaN : rnd() < 0.01 ? Infinity : rnd() < 0.01 ? -Infinity : rnd() < 0.02 ? (rnd() - 0.5) * 1e6 : Math.round(rnd() * 100) / 10);
+    const value = () =>
+      rnd() < 0.03
+        ? Number.NaN
+        : rnd() < 0.01
+          ? Infinity
+          : rnd() < 0.01
+            ? -Infinity
+            : rnd() < 0.02
+              ? (rnd() - 0.5) * 1e6
+              : Math.round(rnd() * 100) / 10;
     const ts = (i: number) => BigInt(1_700_000_000_000 + i);
     return {
       dense: Array.from({ length: 3000 }, (_, i) => ({ step: BigInt(i), timestamp: ts(i), value: value() })),
-      sparse: Array.from({ length: 1500 }, (_, i) => ({ step: BigInt(Math.floor((rnd() - 0.6) * 100_000)), timestamp: ts(i), value: value() })),
+      sparse: Array.from({ length: 1500 }, (_, i) => ({
+        step: BigInt(Math.floor((rnd() - 0.6) * 100_000)),
+        timestamp: ts(i),
+        value: value(),
+      })),
       // The API takes integers up to 2^53 (JSON numbers); beyond 2^26 the rollups split them in two.
-      huge: Array.from({ length: 800 }, (_, i) => ({ step: (rnd() < 0.5 ? -1n : 1n) * (2n ** 52n + BigInt(Math.floor(rnd() * 1e6)) * 2n ** 20n), timestamp: 2n ** 52n + BigInt(i) * 1024n, value: value() })),
-      tiny: [{ step: 5n, timestamp: 1n, value: 1 }, { step: -5n, timestamp: 1n, value: Number.NaN }],
-      repeated: Array.from({ length: 1200 }, (_, i) => ({ step: BigInt(Math.floor(i / 3)), timestamp: ts(i % 2), value: value() })),
+      huge: Array.from({ length: 800 }, (_, i) => ({
+        step: (rnd() < 0.5 ? -1n : 1n) * (2n ** 52n + BigInt(Math.floor(rnd() * 1e6)) * 2n ** 20n),
+        timestamp: 2n ** 52n + BigInt(i) * 1024n,
+        value: value(),
+      })),
+      tiny: [
+        { step: 5n, timestamp: 1n, value: 1 },
+        { step: -5n, timestamp: 1n, value: Number.NaN },
+      ],
+      repeated: Array.from({ length: 1200 }, (_, i) => ({
+        step: BigInt(Math.floor(i / 3)),
+        timestamp: ts(i % 2),
+        value: value(),
+      })),
     };
   };
 
@@ -171,8 +259,18 @@ describe.each(testDatabases())("metric rollups and sampling on %s", (kind) => {
     await log(runA, data, rnd);
     await log(runB, { dense: data.sparse!, sparse: data.dense! }, rnd);
     const historyOf = new Map<string, Point[]>();
-    for (const runId of [runA, runB]) for (const key of Object.keys(data)) historyOf.set(`${runId}/${key}`, await stored(runId, key));
-    const ranges: Array<[number, number] | undefined> = [undefined, [0, 2999], [17, 2100], [-70_000, 40_000], [1000, 1040], [-3, 3], [100, 99 + 16 * 25], [100, 99 + 16 * 25 - 1]];
+    for (const runId of [runA, runB])
+      for (const key of Object.keys(data)) historyOf.set(`${runId}/${key}`, await stored(runId, key));
+    const ranges: Array<[number, number] | undefined> = [
+      undefined,
+      [0, 2999],
+      [17, 2100],
+      [-70_000, 40_000],
+      [1000, 1040],
+      [-3, 3],
+      [100, 99 + 16 * 25],
+      [100, 99 + 16 * 25 - 1],
+    ];
     const sizes = [1, 3, 4, 9, 100, 1000, 2500];
     for (const key of Object.keys(data)) {
       for (const range of ranges) {
@@ -180,11 +278,21 @@ describe.each(testDatabases())("metric rollups and sampling on %s", (kind) => {
           const options = range ? { startStep: range[0], endStep: range[1], maxResults } : { maxResults };
           const got = await sampleMetricHistories(suite.server.database.knex, [runA, runB], key, options);
           for (const runId of [runA, runB]) {
-            const expected = bruteSample(historyOf.get(`${runId}/${key}`)!, range ? BigInt(range[0]) : -(2n ** 63n), range ? BigInt(range[1]) : 2n ** 63n - 1n, maxResults);
-            const actual = got.filter((p) => p.runId === runId).map((p) => ({ step: BigInt(p.step), timestamp: BigInt(p.timestamp), value: p.value }));
+            const expected = bruteSample(
+              historyOf.get(`${runId}/${key}`)!,
+              range ? BigInt(range[0]) : -(2n ** 63n),
+              range ? BigInt(range[1]) : 2n ** 63n - 1n,
+              maxResults,
+            );
+            const actual = got
+              .filter((p) => p.runId === runId)
+              .map((p) => ({ step: BigInt(p.step), timestamp: BigInt(p.timestamp), value: p.value }));
             // The answer lists by (step, timestamp); equal (step, timestamp) pairs in any value order.
             const label = `${key} ${JSON.stringify(range)} max ${maxResults}`;
-            expect(actual.map((p) => [p.step, p.timestamp]), label).toEqual(expected.map((p) => [p.step, p.timestamp]));
+            expect(
+              actual.map((p) => [p.step, p.timestamp]),
+              label,
+            ).toEqual(expected.map((p) => [p.step, p.timestamp]));
             expect([...actual].sort(byStep), label).toEqual(expected);
           }
         }
@@ -198,7 +306,9 @@ describe.each(testDatabases())("metric rollups and sampling on %s", (kind) => {
     expect(await rollups(runId, "m")).toHaveLength(ROLLUP_LEVELS.length);
     await post("runs/delete", { run_id: runId });
     // A deleted run takes no more points, so its rollups cannot change...
-    expect((await api.post("runs/log-metric", { run_id: runId, key: "m", value: 2, timestamp: 2, step: 4 })).status).toBe(400);
+    expect(
+      (await api.post("runs/log-metric", { run_id: runId, key: "m", value: 2, timestamp: 2, step: 4 })).status,
+    ).toBe(400);
     expect((await rollups(runId, "m")).map((r) => r.n)).toEqual([1, 1, 1, 1]);
     // ...and removing the run (nothing in tracker purges runs yet) removes them with it.
     await suite.server.database.knex("runs").where({ run_uuid: runId }).delete();
@@ -210,8 +320,18 @@ describe.each(testDatabases())("metric rollups and sampling on %s", (kind) => {
     const points = Array.from({ length: 600 }, (_, i) => ({ key: "e", value: i, timestamp: 1, step: i - 300 }));
     await post("runs/log-batch", { run_id: runId, metrics: points });
     // 257 points in range: whole at max_results 257, sampled at 256.
-    expect(await sampleMetricHistories(suite.server.database.knex, [runId], "e", { startStep: -1, endStep: 255, maxResults: 257 })).toHaveLength(257);
-    const sampled = await sampleMetricHistories(suite.server.database.knex, [runId], "e", { startStep: -1, endStep: 255, maxResults: 256 });
+    expect(
+      await sampleMetricHistories(suite.server.database.knex, [runId], "e", {
+        startStep: -1,
+        endStep: 255,
+        maxResults: 257,
+      }),
+    ).toHaveLength(257);
+    const sampled = await sampleMetricHistories(suite.server.database.knex, [runId], "e", {
+      startStep: -1,
+      endStep: 255,
+      maxResults: 256,
+    });
     expect(sampled.length).toBeLessThanOrEqual(256);
     expect(sampled[0]!.step).toBe(-1);
     expect(sampled[sampled.length - 1]!.step).toBe(255);

@@ -58,7 +58,12 @@ const big = (x: bigint | undefined) => (x === undefined ? null : x.toString());
  *   the single bucket keeps first, last, maximum, minimum in that order of preference). Spikes
  *   survive.
  */
-export async function sampleMetricHistories(db: Knex, runIds: readonly string[], key: string, options: SampleOptions): Promise<SampledPoint[]> {
+export async function sampleMetricHistories(
+  db: Knex,
+  runIds: readonly string[],
+  key: string,
+  options: SampleOptions,
+): Promise<SampledPoint[]> {
   if (runIds.length === 0) return [];
   const buckets = Math.max(1, Math.floor(options.maxResults / 4));
   const ranged = options.startStep !== undefined && options.endStep !== undefined;
@@ -171,9 +176,12 @@ export async function sampleMetricHistories(db: Knex, runIds: readonly string[],
     ),
     -- At most 4 points a bucket and floor(maxResults / 4) buckets: only below 4 is there a cap to apply.
     capped AS (
-      ${options.maxResults >= 4
-        ? "SELECT * FROM picked"
-        : "SELECT * FROM (SELECT *, row_number() OVER (PARTITION BY run_uuid ORDER BY preference, step, timestamp) AS rank FROM picked) AS ranked WHERE rank <= " + options.maxResults}
+      ${
+        options.maxResults >= 4
+          ? "SELECT * FROM picked"
+          : "SELECT * FROM (SELECT *, row_number() OVER (PARTITION BY run_uuid ORDER BY preference, step, timestamp) AS rank FROM picked) AS ranked WHERE rank <= " +
+            options.maxResults
+      }
     )
     SELECT run_uuid, step, timestamp, value FROM whole
     UNION ALL
@@ -183,12 +191,28 @@ export async function sampleMetricHistories(db: Knex, runIds: readonly string[],
     ...statBindings,
     ...levelBindings,
     options.maxResults,
-    key, big(start), big(end), options.maxResults,
     key,
-    key, big(start),
-    key, big(end),
+    big(start),
+    big(end),
+    options.maxResults,
+    key,
+    key,
+    big(start),
+    key,
+    big(end),
   ];
   const result = await db.raw(sql, bindings as Knex.RawBinding[]);
-  const rows = (result.rows ?? result) as Array<{ run_uuid: string; value: number | string; timestamp: number | string; step: number | string }>;
-  return rows.map((row) => ({ runId: row.run_uuid, key, value: Number(row.value), timestamp: Number(row.timestamp), step: Number(row.step) }));
+  const rows = (result.rows ?? result) as Array<{
+    run_uuid: string;
+    value: number | string;
+    timestamp: number | string;
+    step: number | string;
+  }>;
+  return rows.map((row) => ({
+    runId: row.run_uuid,
+    key,
+    value: Number(row.value),
+    timestamp: Number(row.timestamp),
+    step: Number(row.step),
+  }));
 }

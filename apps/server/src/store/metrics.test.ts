@@ -55,38 +55,55 @@ describe.each(testDatabases())("insertMetrics on %s", (kind) => {
   const suite = useTestServer(kind);
   let experimentId: string;
   beforeAll(async () => {
-    experimentId = (await trackingApi(suite.url).post<{ experiment_id: string }>("experiments/create", { name: "insert-metrics" })).body
-      .experiment_id;
+    experimentId = (
+      await trackingApi(suite.url).post<{ experiment_id: string }>("experiments/create", { name: "insert-metrics" })
+    ).body.experiment_id;
   });
 
   it("keeps latest_metrics as the rules say, for any sequence of batches", async () => {
     const api = trackingApi(suite.url);
     const knex = suite.server.database.knex;
     await fc.assert(
-      fc.asyncProperty(fc.array(fc.array(metric, { minLength: 1, maxLength: 12 }), { minLength: 1, maxLength: 4 }), async (batches) => {
-        const runId = (await api.post<{ run: { info: { run_id: string } } }>("runs/create", { experiment_id: experimentId })).body.run.info.run_id;
-        for (const batch of batches) await knex.transaction((trx) => insertMetrics(trx, runId, batch));
-        const rows = await knex("latest_metrics").where({ run_uuid: runId }).orderBy("key");
-        const got = rows.map((r: Record<string, unknown>) => ({
-          key: r.key,
-          latest: { value: Number(r.value), timestamp: Number(r.timestamp), step: Number(r.step) },
-          last: { value: Number(r.last_value), timestamp: Number(r.last_timestamp), step: Number(r.last_step) },
-        }));
-        const expected = model(batches).map(({ key, latest, last }) => ({
-          key,
-          latest: { value: latest.value, timestamp: latest.timestamp, step: latest.step },
-          last: { value: last.value, timestamp: last.timestamp, step: last.step },
-        }));
-        expect(got).toEqual(expected);
-        const history: MetricRecord[] = [];
-        for (const key of ["a", "b", "c"]) for await (const page of metricHistoryPages(knex, runId, key, 5)) history.push(...page);
-        // A point already stored (same key, timestamp, step and value) is stored once.
-        expect(history).toHaveLength(stored(batches.flat()).length);
-      }),
+      fc.asyncProperty(
+        fc.array(fc.array(metric, { minLength: 1, maxLength: 12 }), { minLength: 1, maxLength: 4 }),
+        async (batches) => {
+          const runId = (
+            await api.post<{ run: { info: { run_id: string } } }>("runs/create", { experiment_id: experimentId })
+          ).body.run.info.run_id;
+          for (const batch of batches) await knex.transaction((trx) => insertMetrics(trx, runId, batch));
+          const rows = await knex("latest_metrics").where({ run_uuid: runId }).orderBy("key");
+          const got = rows.map((r: Record<string, unknown>) => ({
+            key: r.key,
+            latest: { value: Number(r.value), timestamp: Number(r.timestamp), step: Number(r.step) },
+            last: { value: Number(r.last_value), timestamp: Number(r.last_timestamp), step: Number(r.last_step) },
+          }));
+          const expected = model(batches).map(({ key, latest, last }) => ({
+            key,
+            latest: { value: latest.value, timestamp: latest.timestamp, step: latest.step },
+            last: { value: last.value, timestamp: last.timestamp, step: last.step },
+          }));
+          expect(got).toEqual(expected);
+          const history: MetricRecord[] = [];
+          for (const key of ["a", "b", "c"])
+            for await (const page of metricHistoryPages(knex, runId, key, 5)) history.push(...page);
+          // A point already stored (same key, timestamp, step and value) is stored once.
+          expect(history).toHaveLength(stored(batches.flat()).length);
+        },
+      ),
       {
         numRuns: kind === "pglite" ? 25 : 50,
         // Found by this property on PostgreSQL: -0 was sent to the database as "0" (the driver's String(n)).
-        examples: [[[[{ key: "a", value: -0, timestamp: 1, step: 0 }, { key: "a", value: 0, timestamp: 1, step: 0 }], [{ key: "a", value: 0, timestamp: 1, step: 0 }]]]],
+        examples: [
+          [
+            [
+              [
+                { key: "a", value: -0, timestamp: 1, step: 0 },
+                { key: "a", value: 0, timestamp: 1, step: 0 },
+              ],
+              [{ key: "a", value: 0, timestamp: 1, step: 0 }],
+            ],
+          ],
+        ],
       },
     );
   }, 120_000);

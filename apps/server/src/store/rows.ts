@@ -1,4 +1,11 @@
-import type { ExperimentRecord, KeyValue, LifecycleStage, MetricRecord, RunInfoRecord, RunStatus } from "../core/model.js";
+import type {
+  ExperimentRecord,
+  KeyValue,
+  LifecycleStage,
+  MetricRecord,
+  RunInfoRecord,
+  RunStatus,
+} from "../core/model.js";
 
 /** Row shapes of the tables (db/migrations) and their mapping to core records. */
 export interface ExperimentRow {
@@ -52,7 +59,10 @@ export const toMetric = (key: string, value: number, timestamp: number, step: nu
 });
 
 /** Groups key-value rows by an owner column, keeping their order. */
-export function groupBy<R extends { key: string; value: string }>(rows: R[], owner: (row: R) => string | number): Map<string, KeyValue[]> {
+export function groupBy<R extends { key: string; value: string }>(
+  rows: R[],
+  owner: (row: R) => string | number,
+): Map<string, KeyValue[]> {
   const out = new Map<string, KeyValue[]>();
   for (const row of rows) {
     const id = String(owner(row));

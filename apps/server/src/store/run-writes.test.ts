@@ -45,38 +45,78 @@ describe.each(testDatabases())("single-statement writes on %s", (kind) => {
   });
 
   it("answers with what was written", async () => {
-    const created = await api.post<{ run: { info: Record<string, unknown>; data: { tags: Array<{ key: string; value: string }> } } }>("runs/create", {
+    const created = await api.post<{
+      run: { info: Record<string, unknown>; data: { tags: Array<{ key: string; value: string }> } };
+    }>("runs/create", {
       experiment_id: suite.experimentId,
       run_name: "first",
       start_time: 1234,
-      tags: [{ key: "b", value: "2" }, { key: "a", value: "1" }, { key: "b", value: "3" }],
+      tags: [
+        { key: "b", value: "2" },
+        { key: "a", value: "1" },
+        { key: "b", value: "3" },
+      ],
     });
-    expect(created.body.run.info).toMatchObject({ run_name: "first", status: "RUNNING", start_time: 1234, lifecycle_stage: "active", experiment_id: suite.experimentId });
+    expect(created.body.run.info).toMatchObject({
+      run_name: "first",
+      status: "RUNNING",
+      start_time: 1234,
+      lifecycle_stage: "active",
+      experiment_id: suite.experimentId,
+    });
     const runId = created.body.run.info.run_id as string;
     expect(created.body.run.info.artifact_uri).toMatch(new RegExp(`/${runId}/artifacts$`));
-    expect(created.body.run.data.tags.filter((t) => !t.key.startsWith("tracker."))).toEqual([{ key: "a", value: "1" }, { key: "b", value: "3" }]);
+    expect(created.body.run.data.tags.filter((t) => !t.key.startsWith("tracker."))).toEqual([
+      { key: "a", value: "1" },
+      { key: "b", value: "3" },
+    ]);
     // The answer equals what runs/get reads afterwards.
     const got = await api.get<{ run: { info: unknown; data: { tags: unknown } } }>("runs/get", { run_id: runId });
     expect(got.body.run.info).toEqual(created.body.run.info);
     expect(got.body.run.data.tags).toEqual(created.body.run.data.tags);
 
-    const updated = await api.post<{ run_info: Record<string, unknown> }>("runs/update", { run_id: runId, status: "FAILED", run_name: "second" });
+    const updated = await api.post<{ run_info: Record<string, unknown> }>("runs/update", {
+      run_id: runId,
+      status: "FAILED",
+      run_name: "second",
+    });
     expect(updated.body.run_info).toMatchObject({ run_name: "second", status: "FAILED", start_time: 1234 });
     expect(updated.body.run_info).not.toHaveProperty("end_time");
     const ended = await api.post<{ run_info: Record<string, unknown> }>("runs/update", { run_id: runId, end_time: 99 });
     expect(ended.body.run_info).toMatchObject({ run_name: "second", status: "FAILED", end_time: 99 });
-    const after = await api.get<{ run: { data: { tags: Array<{ key: string; value: string }> } } }>("runs/get", { run_id: runId });
+    const after = await api.get<{ run: { data: { tags: Array<{ key: string; value: string }> } } }>("runs/get", {
+      run_id: runId,
+    });
     expect(after.body.run.data.tags).toContainEqual({ key: "tracker.runName", value: "second" });
 
     await api.post("runs/set-tag", { run_id: runId, key: "tracker.runName", value: "third" });
-    expect((await api.get<{ run: { info: { run_name: string } } }>("runs/get", { run_id: runId })).body.run.info.run_name).toBe("third");
+    expect(
+      (await api.get<{ run: { info: { run_name: string } } }>("runs/get", { run_id: runId })).body.run.info.run_name,
+    ).toBe("third");
 
-    const exp = await api.post<{ experiment_id: string }>("experiments/create", { name: "with-tags", tags: [{ key: "x", value: "1" }, { key: "x", value: "2" }] });
-    const experiment = await api.get<{ experiment: { tags: unknown; artifact_location: string } }>("experiments/get", { experiment_id: exp.body.experiment_id });
+    const exp = await api.post<{ experiment_id: string }>("experiments/create", {
+      name: "with-tags",
+      tags: [
+        { key: "x", value: "1" },
+        { key: "x", value: "2" },
+      ],
+    });
+    const experiment = await api.get<{ experiment: { tags: unknown; artifact_location: string } }>("experiments/get", {
+      experiment_id: exp.body.experiment_id,
+    });
     expect(experiment.body.experiment.tags).toEqual([{ key: "x", value: "2" }]);
     expect(experiment.body.experiment.artifact_location).toMatch(new RegExp(`${exp.body.experiment_id}$`));
-    const located = await api.post<{ experiment_id: string }>("experiments/create", { name: "located", artifact_location: "/somewhere/else" });
-    expect((await api.get<{ experiment: { artifact_location: string } }>("experiments/get", { experiment_id: located.body.experiment_id })).body.experiment.artifact_location).toBe("/somewhere/else");
+    const located = await api.post<{ experiment_id: string }>("experiments/create", {
+      name: "located",
+      artifact_location: "/somewhere/else",
+    });
+    expect(
+      (
+        await api.get<{ experiment: { artifact_location: string } }>("experiments/get", {
+          experiment_id: located.body.experiment_id,
+        })
+      ).body.experiment.artifact_location,
+    ).toBe("/somewhere/else");
   });
 
   it("keeps the errors: missing run, deleted run, changed param, missing tag, experiments", async () => {
@@ -101,14 +141,20 @@ describe.each(testDatabases())("single-statement writes on %s", (kind) => {
     }
     // Nothing was written to the deleted run.
     await api.post("runs/restore", { run_id: deleted });
-    const restored = await api.get<{ run: { info: { status: string; run_name: string }; data: { tags?: Array<{ key: string }> } } }>("runs/get", { run_id: deleted });
+    const restored = await api.get<{
+      run: { info: { status: string; run_name: string }; data: { tags?: Array<{ key: string }> } };
+    }>("runs/get", { run_id: deleted });
     expect(restored.body.run.info.status).toBe("RUNNING");
     expect(restored.body.run.info.run_name).not.toBe("v");
     expect((restored.body.run.data.tags ?? []).map((t) => t.key)).not.toContain("t");
 
     const id = await newRun();
     expect((await api.post("runs/log-parameter", { run_id: id, key: "p", value: "1" })).status).toBe(200);
-    const changed = await api.post<{ error_code: string; message: string }>("runs/log-parameter", { run_id: id, key: "p", value: "2" });
+    const changed = await api.post<{ error_code: string; message: string }>("runs/log-parameter", {
+      run_id: id,
+      key: "p",
+      value: "2",
+    });
     expect([changed.status, changed.body.error_code]).toEqual([400, "INVALID_PARAMETER_VALUE"]);
     expect(changed.body.message).toContain("Changing param values is not allowed");
     const noTag = await api.post<{ error_code: string }>("runs/delete-tag", { run_id: id, key: "never" });
@@ -116,24 +162,43 @@ describe.each(testDatabases())("single-statement writes on %s", (kind) => {
 
     const dup = await api.post<{ error_code: string }>("experiments/create", { name: "writes" });
     expect([dup.status, dup.body.error_code]).toEqual([400, "RESOURCE_ALREADY_EXISTS"]);
-    const doomed = (await api.post<{ experiment_id: string }>("experiments/create", { name: "doomed" })).body.experiment_id;
+    const doomed = (await api.post<{ experiment_id: string }>("experiments/create", { name: "doomed" })).body
+      .experiment_id;
     await api.post("experiments/delete", { experiment_id: doomed });
     const inDeleted = await api.post<{ error_code: string }>("runs/create", { experiment_id: doomed });
     expect([inDeleted.status, inDeleted.body.error_code]).toEqual([400, "INVALID_PARAMETER_VALUE"]);
-    const inMissing = await api.post<{ error_code: string; message: string }>("runs/create", { experiment_id: "987654" });
-    expect([inMissing.status, inMissing.body.error_code, inMissing.body.message]).toEqual([404, "RESOURCE_DOES_NOT_EXIST", "No Experiment with id=987654 exists"]);
-    const tagDeleted = await api.post<{ error_code: string }>("experiments/set-experiment-tag", { experiment_id: doomed, key: "k", value: "v" });
+    const inMissing = await api.post<{ error_code: string; message: string }>("runs/create", {
+      experiment_id: "987654",
+    });
+    expect([inMissing.status, inMissing.body.error_code, inMissing.body.message]).toEqual([
+      404,
+      "RESOURCE_DOES_NOT_EXIST",
+      "No Experiment with id=987654 exists",
+    ]);
+    const tagDeleted = await api.post<{ error_code: string }>("experiments/set-experiment-tag", {
+      experiment_id: doomed,
+      key: "k",
+      value: "v",
+    });
     expect([tagDeleted.status, tagDeleted.body.error_code]).toEqual([400, "INVALID_PARAMETER_VALUE"]);
-    const tagMissing = await api.post<{ error_code: string }>("experiments/set-experiment-tag", { experiment_id: "987654", key: "k", value: "v" });
+    const tagMissing = await api.post<{ error_code: string }>("experiments/set-experiment-tag", {
+      experiment_id: "987654",
+      key: "k",
+      value: "v",
+    });
     expect([tagMissing.status, tagMissing.body.error_code]).toEqual([404, "RESOURCE_DOES_NOT_EXIST"]);
   });
 
   it("concurrent logs of one param: equal values all succeed, a different value is refused, never a 500", async () => {
     for (let round = 0; round < 5; round++) {
       const id = await newRun();
-      const same = await Promise.all(Array.from({ length: 6 }, () => api.post("runs/log-parameter", { run_id: id, key: "lr", value: "0.1" })));
+      const same = await Promise.all(
+        Array.from({ length: 6 }, () => api.post("runs/log-parameter", { run_id: id, key: "lr", value: "0.1" })),
+      );
       expect(same.map((r) => r.status)).toEqual([200, 200, 200, 200, 200, 200]);
-      const mixed = await Promise.all(["a", "b", "a", "b"].map((value) => api.post("runs/log-parameter", { run_id: id, key: `k${round}`, value })));
+      const mixed = await Promise.all(
+        ["a", "b", "a", "b"].map((value) => api.post("runs/log-parameter", { run_id: id, key: `k${round}`, value })),
+      );
       const ok = mixed.filter((r) => r.status === 200).length;
       expect(mixed.every((r) => r.status === 200 || r.status === 400)).toBe(true);
       expect(ok).toBe(2);

@@ -62,7 +62,11 @@ export async function deleteRunTag(db: Knex, runId: string, key: string): Promis
  * from an attempt to change the value. A second statement only when another request inserted the
  * same key concurrently: its row is committed but not in this statement's snapshot.
  */
-export async function logRunParam(db: Knex, runId: string, param: KeyValue): Promise<{ stage: Stage; stored: string | undefined }> {
+export async function logRunParam(
+  db: Knex,
+  runId: string,
+  param: KeyValue,
+): Promise<{ stage: Stage; stored: string | undefined }> {
   const row = await firstRow<{ lifecycle_stage: string; stored: string | null }>(
     db.raw(
       `WITH ${RUN_LOCKED},
@@ -76,7 +80,8 @@ export async function logRunParam(db: Knex, runId: string, param: KeyValue): Pro
     "tracker_log_param",
   );
   if (row === undefined) return { stage: undefined, stored: undefined };
-  if (row.stored !== null || row.lifecycle_stage !== "active") return { stage: row.lifecycle_stage, stored: row.stored ?? undefined };
+  if (row.stored !== null || row.lifecycle_stage !== "active")
+    return { stage: row.lifecycle_stage, stored: row.stored ?? undefined };
   const concurrent = await db("params").select("value").where({ run_uuid: runId, key: param.key }).first();
   return { stage: row.lifecycle_stage, stored: (concurrent as { value: string } | undefined)?.value };
 }
@@ -113,7 +118,15 @@ export async function updateRunFields(
        SELECT s.lifecycle_stage AS stage, u.*,
               (SELECT COALESCE(json_agg(json_build_array(t.key, t.value) ORDER BY t.key), '[]') FROM tags t WHERE t.run_uuid = s.run_uuid) AS tags
          FROM runs s LEFT JOIN updated u ON true WHERE s.run_uuid = ?`,
-      [changes.status ?? null, changes.endTime ?? null, changes.runName ?? null, runId, runNameTag, changes.runName ?? null, runId],
+      [
+        changes.status ?? null,
+        changes.endTime ?? null,
+        changes.runName ?? null,
+        runId,
+        runNameTag,
+        changes.runName ?? null,
+        runId,
+      ],
     ),
     "tracker_update_run",
   );
@@ -142,7 +155,10 @@ export async function insertRunWithTags(
   tags: KeyValue[],
 ): Promise<{ experimentStage: Stage; row?: RunRowWithTags }> {
   const unique = [...new Map(tags.map((t) => [t.key, t.value]))];
-  const given = unique.length === 0 ? "SELECT CAST(NULL AS text) AS key, CAST(NULL AS text) AS value WHERE false" : `VALUES ${unique.map(() => "(CAST(? AS text), CAST(? AS text))").join(", ")}`;
+  const given =
+    unique.length === 0
+      ? "SELECT CAST(NULL AS text) AS key, CAST(NULL AS text) AS value WHERE false"
+      : `VALUES ${unique.map(() => "(CAST(? AS text), CAST(? AS text))").join(", ")}`;
   const result = await db.raw(
     `WITH experiment AS (SELECT lifecycle_stage, artifact_location FROM experiments WHERE experiment_id = ? FOR SHARE),
      given (key, value) AS (${given}),
@@ -156,9 +172,20 @@ export async function insertRunWithTags(
      SELECT e.lifecycle_stage AS experiment_stage, c.*,
             (SELECT COALESCE(json_agg(json_build_array(g.key, g.value) ORDER BY g.key), '[]') FROM given g) AS tags
        FROM experiment e LEFT JOIN created c ON true`,
-    [row.experiment_id, ...unique.flat(), row.run_uuid, row.experiment_id, row.run_name, row.user_id, row.start_time, artifactSuffix],
+    [
+      row.experiment_id,
+      ...unique.flat(),
+      row.run_uuid,
+      row.experiment_id,
+      row.run_name,
+      row.user_id,
+      row.start_time,
+      artifactSuffix,
+    ],
   );
   const out = (result.rows as Array<RunRowWithTags & { experiment_stage: string }>)[0];
   if (out === undefined) return { experimentStage: undefined };
-  return out.run_uuid === null ? { experimentStage: out.experiment_stage } : { experimentStage: out.experiment_stage, row: out };
+  return out.run_uuid === null
+    ? { experimentStage: out.experiment_stage }
+    : { experimentStage: out.experiment_stage, row: out };
 }

@@ -52,7 +52,10 @@ export async function loadRuns(db: Knex, ids: string[], columns?: RunColumns): P
   const tagKeys = keyFilter("t.key", columns?.tagKeys);
   const systemTags = columns ? `${columns.systemPrefix.replace(/[\\%_]/g, (c) => `\\${c}`)}.%` : undefined;
   const tags = columns
-    ? { sql: ` AND (${tagKeys.sql ? tagKeys.sql.slice(" AND ".length) : "true"} OR t.key LIKE ?)`, bindings: [...tagKeys.bindings, systemTags as string] }
+    ? {
+        sql: ` AND (${tagKeys.sql ? tagKeys.sql.slice(" AND ".length) : "true"} OR t.key LIKE ?)`,
+        bindings: [...tagKeys.bindings, systemTags as string],
+      }
     : tagKeys;
   const query = db.raw(
     `SELECT r.*,
@@ -172,7 +175,9 @@ export async function insertMetrics(db: Knex, runId: string, metrics: MetricReco
     return row?.lifecycle_stage;
   }
   // The first row's casts give the VALUES columns their types; the other rows' parameters follow.
-  const rows = points.map((_, i) => (i === 0 ? "(?, CAST(? AS double precision), CAST(? AS bigint), CAST(? AS bigint))" : "(?, ?, ?, ?)"));
+  const rows = points.map((_, i) =>
+    i === 0 ? "(?, CAST(? AS double precision), CAST(? AS bigint), CAST(? AS bigint))" : "(?, ?, ?, ?)",
+  );
   const bindings: Array<string | number> = [runId, runId];
   for (const m of points) bindings.push(m.key, doubleParameter(m.value), m.timestamp, m.step);
   bindings.push(runId, runId);
@@ -244,7 +249,12 @@ interface RunWithTagsRow extends RunRow {
  * Runs of an experiment for experiments/get, newest first, bounded: info and tags only (the answer
  * lists run infos, so params and metrics are not read), in one statement.
  */
-export async function runInfosOfExperiment(db: Knex, experimentId: number, activeOnly: boolean, limit: number): Promise<Array<Pick<RunRecord, "info" | "tags">>> {
+export async function runInfosOfExperiment(
+  db: Knex,
+  experimentId: number,
+  activeOnly: boolean,
+  limit: number,
+): Promise<Array<Pick<RunRecord, "info" | "tags">>> {
   const query = db.raw(
     `SELECT r.*,
        (SELECT COALESCE(json_agg(json_build_array(t.key, t.value) ORDER BY t.key), '[]') FROM tags t WHERE t.run_uuid = r.run_uuid) AS tags
@@ -252,12 +262,22 @@ export async function runInfosOfExperiment(db: Knex, experimentId: number, activ
      ORDER BY r.start_time DESC, r.run_uuid ASC LIMIT ?`,
     [experimentId, limit],
   );
-  const result = await preparedFor(query, activeOnly ? "tracker_experiment_runs_active" : "tracker_experiment_runs_all");
-  return (result.rows as RunWithTagsRow[]).map((row) => ({ info: toRunInfo(row), tags: row.tags.map(([key, value]) => ({ key, value })) }));
+  const result = await preparedFor(
+    query,
+    activeOnly ? "tracker_experiment_runs_active" : "tracker_experiment_runs_all",
+  );
+  return (result.rows as RunWithTagsRow[]).map((row) => ({
+    info: toRunInfo(row),
+    tags: row.tags.map(([key, value]) => ({ key, value })),
+  }));
 }
 
 /** Distinct metric, param and tag keys of the runs of some experiments, at most `limit` of each. */
-export async function runKeys(db: Knex, experimentIds: number[], limit: number): Promise<{ metricKeys: string[]; paramKeys: string[]; tagKeys: string[] }> {
+export async function runKeys(
+  db: Knex,
+  experimentIds: number[],
+  limit: number,
+): Promise<{ metricKeys: string[]; paramKeys: string[]; tagKeys: string[] }> {
   const keysOf = (table: string) =>
     db(table)
       .distinct("key")
@@ -265,6 +285,10 @@ export async function runKeys(db: Knex, experimentIds: number[], limit: number):
       .orderBy("key")
       .limit(limit)
       .pluck("key") as Promise<string[]>;
-  const [metricKeys, paramKeys, tagKeys] = await Promise.all([keysOf("latest_metrics"), keysOf("params"), keysOf("tags")]);
+  const [metricKeys, paramKeys, tagKeys] = await Promise.all([
+    keysOf("latest_metrics"),
+    keysOf("params"),
+    keysOf("tags"),
+  ]);
   return { metricKeys, paramKeys, tagKeys };
 }

@@ -31,6 +31,10 @@ describe("metric series on an x axis", () => {
   it("replaces the overview inside a zoomed step range with the finer sample", () => {
     const overview = [m(0, 0), m(10, 10), m(20, 20), m(30, 30)];
     const detail = [m(10, 10), m(12, 12), m(15, 15), m(20, 20)];
-    expect(mergeDetail(overview, detail, [10, 20]).map((p) => p.step).sort((a, b) => a - b)).toEqual([0, 10, 12, 15, 20, 30]);
+    expect(
+      mergeDetail(overview, detail, [10, 20])
+        .map((p) => p.step)
+        .sort((a, b) => a - b),
+    ).toEqual([0, 10, 12, 15, 20, 30]);
   });
 });

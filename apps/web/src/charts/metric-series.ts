@@ -26,7 +26,11 @@ export function startOf(history: readonly Metric[]): number {
  */
 export function axisPoints(history: readonly Metric[], x: XAxis, t0 = startOf(history)): AxisPoint[] {
   const sorted = [...history].sort((a, b) => a.step - b.step || a.timestamp - b.timestamp);
-  const points = sorted.map((m) => ({ x: x === "step" ? m.step : x === "wall" ? m.timestamp / 1000 : (m.timestamp - t0) / 1000, y: m.value, step: m.step }));
+  const points = sorted.map((m) => ({
+    x: x === "step" ? m.step : x === "wall" ? m.timestamp / 1000 : (m.timestamp - t0) / 1000,
+    y: m.value,
+    step: m.step,
+  }));
   if (x !== "step") points.sort((a, b) => a.x - b.x);
   return points;
 }

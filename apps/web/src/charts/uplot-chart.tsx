@@ -88,12 +88,22 @@ export function UPlotChart({ options, data, label, xRange, onXRange }: UPlotChar
         },
       },
     };
-    const hooks = { ...options.hooks, draw: [...(options.hooks?.draw ?? []), stamp], setSelect: [...(options.hooks?.setSelect ?? []), selected] };
-    const made = new uPlot({ ...options, cursor, hooks, width: Math.max(320, el.clientWidth) } as uPlot.Options, data, el);
+    const hooks = {
+      ...options.hooks,
+      draw: [...(options.hooks?.draw ?? []), stamp],
+      setSelect: [...(options.hooks?.setSelect ?? []), selected],
+    };
+    const made = new uPlot(
+      { ...options, cursor, hooks, width: Math.max(320, el.clientWidth) } as uPlot.Options,
+      data,
+      el,
+    );
     chart.current = made;
     const range = latest.current.xRange;
     if (range) made.setScale("x", { min: range[0], max: range[1] });
-    const resize = new ResizeObserver(() => made.setSize({ width: Math.max(320, el.clientWidth), height: options.height }));
+    const resize = new ResizeObserver(() =>
+      made.setSize({ width: Math.max(320, el.clientWidth), height: options.height }),
+    );
     resize.observe(el);
     return () => {
       stopPan?.();

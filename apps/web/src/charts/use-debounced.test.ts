@@ -7,7 +7,9 @@ describe("useDebounced", () => {
   afterEach(() => vi.useRealTimers());
 
   it("gives the first value at once and a new one only after it held still", () => {
-    const { result, rerender } = renderHook(({ value }) => useDebounced(value, 250), { initialProps: { value: "0:10" } });
+    const { result, rerender } = renderHook(({ value }) => useDebounced(value, 250), {
+      initialProps: { value: "0:10" },
+    });
     expect(result.current).toBe("0:10");
     rerender({ value: "5:15" });
     act(() => void vi.advanceTimersByTime(200));

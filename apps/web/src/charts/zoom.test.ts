@@ -1,5 +1,16 @@
 import { describe, expect, it } from "vitest";
-import { clampRange, extentOf, isZoomedIn, panByPixels, panRange, parseZooms, stepRangeFor, stepsCovering, withZoom, zoomRange } from "./zoom";
+import {
+  clampRange,
+  extentOf,
+  isZoomedIn,
+  panByPixels,
+  panRange,
+  parseZooms,
+  stepRangeFor,
+  stepsCovering,
+  withZoom,
+  zoomRange,
+} from "./zoom";
 
 describe("pan and zoom arithmetic", () => {
   it("pans by a fraction of the width, stopping at the data's ends with the width kept", () => {
@@ -88,6 +99,8 @@ describe("zoom in the URL", () => {
     expect(withZoom(["acc:1:2", "loss:3:4"], "acc", [5, 6])).toEqual(["acc:5:6", "loss:3:4"]);
     expect(withZoom(["acc:1:2", "loss:3:4"], "acc", undefined)).toEqual(["loss:3:4"]);
     // A wall time in seconds keeps its milliseconds.
-    expect(parseZooms(withZoom([], "acc", [1717171717.123, 1717171800.5])).get("acc")).toEqual([1717171717.123, 1717171800.5]);
+    expect(parseZooms(withZoom([], "acc", [1717171717.123, 1717171800.5])).get("acc")).toEqual([
+      1717171717.123, 1717171800.5,
+    ]);
   });
 });

@@ -1,7 +1,15 @@
 import { useState, type ReactNode } from "react";
 
 /** A button that asks "Really?" inline before doing something destructive. */
-export function ConfirmButton({ onConfirm, children, question }: { onConfirm: () => void; children: ReactNode; question: string }) {
+export function ConfirmButton({
+  onConfirm,
+  children,
+  question,
+}: {
+  onConfirm: () => void;
+  children: ReactNode;
+  question: string;
+}) {
   const [asking, setAsking] = useState(false);
   if (!asking) {
     return (

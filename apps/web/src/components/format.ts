@@ -8,7 +8,11 @@ export function formatTime(ms: number | undefined | null): string {
 }
 
 /** "1h 2m", "3.4s", ... from a start and an end (now when the run is still going). */
-export function formatDuration(start: number | undefined | null, end: number | undefined | null, now: number = Date.now()): string {
+export function formatDuration(
+  start: number | undefined | null,
+  end: number | undefined | null,
+  now: number = Date.now(),
+): string {
   if (!start) return "—";
   const ms = Math.max(0, Number(end || now) - Number(start));
   if (ms < 1000) return `${ms}ms`;

@@ -26,7 +26,10 @@ const markdown = new Marked({ gfm: true, async: false, renderer: { html: ({ text
 /** Markdown rendered to HTML by marked (raw HTML escaped) and cleaned by DOMPurify: no scripts, handlers, frames or javascript: links. */
 export function renderMarkdown(text: string): string {
   const html = markdown.parse(text, { async: false });
-  return DOMPurify.sanitize(html, { FORBID_TAGS: ["style", "iframe", "form", "object", "embed"], FORBID_ATTR: ["style"] });
+  return DOMPurify.sanitize(html, {
+    FORBID_TAGS: ["style", "iframe", "form", "object", "embed"],
+    FORBID_ATTR: ["style"],
+  });
 }
 
 export function Markdown({ text }: { text: string }) {

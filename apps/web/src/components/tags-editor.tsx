@@ -59,7 +59,11 @@ export function TagsEditor({
               <td>{tag.key}</td>
               <td>
                 {editing === tag.key ? (
-                  <input aria-label={`Value of ${tag.key}`} value={editValue} onChange={(e) => setEditValue(e.target.value)} />
+                  <input
+                    aria-label={`Value of ${tag.key}`}
+                    value={editValue}
+                    onChange={(e) => setEditValue(e.target.value)}
+                  />
                 ) : (
                   <span className="pre">{tag.value}</span>
                 )}
@@ -67,7 +71,10 @@ export function TagsEditor({
               <td className="actions">
                 {editing === tag.key ? (
                   <>
-                    <button type="button" onClick={() => void run(() => onSet(tag.key, editValue)).then((f) => !f && setEditing(undefined))}>
+                    <button
+                      type="button"
+                      onClick={() => void run(() => onSet(tag.key, editValue)).then((f) => !f && setEditing(undefined))}
+                    >
                       Save
                     </button>
                     <button type="button" onClick={() => setEditing(undefined)}>
@@ -87,7 +94,11 @@ export function TagsEditor({
                       Edit
                     </button>
                     {onDelete ? (
-                      <button type="button" aria-label={`Delete tag ${tag.key}`} onClick={() => void run(() => onDelete(tag.key))}>
+                      <button
+                        type="button"
+                        aria-label={`Delete tag ${tag.key}`}
+                        onClick={() => void run(() => onDelete(tag.key))}
+                      >
                         Delete
                       </button>
                     ) : null}
@@ -99,8 +110,19 @@ export function TagsEditor({
         </tbody>
       </table>
       <form className="inline-form" onSubmit={add}>
-        <input aria-label="New tag key" placeholder="key" value={key} onChange={(e) => setKey(e.target.value)} required />
-        <input aria-label="New tag value" placeholder="value" value={value} onChange={(e) => setValue(e.target.value)} />
+        <input
+          aria-label="New tag key"
+          placeholder="key"
+          value={key}
+          onChange={(e) => setKey(e.target.value)}
+          required
+        />
+        <input
+          aria-label="New tag value"
+          placeholder="value"
+          value={value}
+          onChange={(e) => setValue(e.target.value)}
+        />
         <button type="submit">Add tag</button>
       </form>
       <ErrorBox error={error} />

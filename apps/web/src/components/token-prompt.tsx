@@ -14,9 +14,19 @@ export function TokenPrompt() {
     <div className="modal-backdrop">
       <form className="modal" role="dialog" aria-modal="true" aria-labelledby="token-title" onSubmit={submit}>
         <h2 id="token-title">This server needs a token</h2>
-        <p>Enter the bearer token the server was started with (TRACKER_AUTH_TOKEN). It is kept for this browser session only.</p>
+        <p>
+          Enter the bearer token the server was started with (TRACKER_AUTH_TOKEN). It is kept for this browser session
+          only.
+        </p>
         <label>
-          Token <input type="password" autoFocus value={value} onChange={(e) => setValue(e.target.value)} autoComplete="off" />
+          Token{" "}
+          <input
+            type="password"
+            autoFocus
+            value={value}
+            onChange={(e) => setValue(e.target.value)}
+            autoComplete="off"
+          />
         </label>
         <button type="submit">Sign in</button>
       </form>

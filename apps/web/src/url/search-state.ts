@@ -9,7 +9,13 @@ export type SearchPatch = Record<string, string | readonly string[] | number | b
 export function patchSearch(search: string, patch: SearchPatch): string {
   const params = new URLSearchParams(search);
   for (const [key, value] of Object.entries(patch)) {
-    const text = Array.isArray(value) ? value.join(",") : value === true ? "1" : value === false || value === undefined ? "" : String(value);
+    const text = Array.isArray(value)
+      ? value.join(",")
+      : value === true
+        ? "1"
+        : value === false || value === undefined
+          ? ""
+          : String(value);
     if (text === "") params.delete(key);
     else params.set(key, text);
   }

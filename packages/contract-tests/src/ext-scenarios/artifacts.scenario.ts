@@ -17,9 +17,16 @@ export const scenario: ExtScenario = {
     expect(root).toBe(`${experimentId}/${runId}/artifacts`);
 
     // The ergonomic client: upload (bytes, a named Blob), list the tree, download.
-    expect(await client.uploadArtifact(runId, new TextEncoder().encode("0123456789"), "data/digits.txt")).toBe("data/digits.txt");
+    expect(await client.uploadArtifact(runId, new TextEncoder().encode("0123456789"), "data/digits.txt")).toBe(
+      "data/digits.txt",
+    );
     expect(await client.uploadArtifact(runId, new File(["flavors: {}\n"], "MLmodel"), "model")).toBe("model/MLmodel");
-    expect((await client.listArtifactTree(runId)).map((f) => f.path)).toEqual(["data", "data/digits.txt", "model", "model/MLmodel"]);
+    expect((await client.listArtifactTree(runId)).map((f) => f.path)).toEqual([
+      "data",
+      "data/digits.txt",
+      "model",
+      "model/MLmodel",
+    ]);
     expect(await new Response(await client.downloadArtifact(runId, "data/digits.txt")).text()).toBe("0123456789");
 
     // uploadArtifact: 200 (with a digest), 400 (digest mismatch, traversal), 401, 413.
@@ -27,7 +34,10 @@ export const scenario: ExtScenario = {
     const md5 = createHash("md5").update(body).digest("base64");
     const put = (path: string, init: RequestInit = {}) => fetch(`${url}${A}/${path}`, { method: "PUT", body, ...init });
     expect((await put(`${root}/checked.txt`, { headers: { "Content-MD5": md5 } })).status).toBe(200);
-    expect((await put(`${root}/bad.txt`, { headers: { "Content-MD5": createHash("md5").update("other").digest("base64") } })).status).toBe(400);
+    expect(
+      (await put(`${root}/bad.txt`, { headers: { "Content-MD5": createHash("md5").update("other").digest("base64") } }))
+        .status,
+    ).toBe(400);
     // (fetch resolves `..` and `%2E%2E` itself: a backslash and a NUL stand for the bad paths here)
     expect((await put(`${root}/a%5C..%5C..%5Cescape.txt`)).status).toBe(400);
     expect((await fetch(`${authUrl}${A}/${root}/x.txt`, { method: "PUT", body })).status).toBe(401);
@@ -36,11 +46,21 @@ export const scenario: ExtScenario = {
     expect(await tooLarge.json()).toMatchObject({ error_code: "REQUEST_TOO_LARGE" });
 
     // listArtifactDirectory: 200 (a directory; {} for a file), 400, 401.
-    const listed = await ext.GET("/api/2.0/mlflow-artifacts/artifacts", { params: { query: { path: `${root}/data` } } });
+    const listed = await ext.GET("/api/2.0/mlflow-artifacts/artifacts", {
+      params: { query: { path: `${root}/data` } },
+    });
     expect(listed.data).toEqual({ files: [{ path: "digits.txt", is_dir: false, file_size: 10 }] });
-    expect((await ext.GET("/api/2.0/mlflow-artifacts/artifacts", { params: { query: { path: `${root}/data/digits.txt` } } })).data).toEqual({});
-    expect((await ext.GET("/api/2.0/mlflow-artifacts/artifacts", { params: { query: { path: "/etc" } } })).response.status).toBe(400);
-    expect((await unauthenticated.GET("/api/2.0/mlflow-artifacts/artifacts", { params: { query: { path: root } } })).response.status).toBe(401);
+    expect(
+      (await ext.GET("/api/2.0/mlflow-artifacts/artifacts", { params: { query: { path: `${root}/data/digits.txt` } } }))
+        .data,
+    ).toEqual({});
+    expect(
+      (await ext.GET("/api/2.0/mlflow-artifacts/artifacts", { params: { query: { path: "/etc" } } })).response.status,
+    ).toBe(400);
+    expect(
+      (await unauthenticated.GET("/api/2.0/mlflow-artifacts/artifacts", { params: { query: { path: root } } })).response
+        .status,
+    ).toBe(401);
 
     // downloadArtifact: 200, 206, 304, 400, 401, 404, 416.
     const file = `${url}${A}/${root}/data/digits.txt`;
@@ -70,7 +90,11 @@ export const scenario: ExtScenario = {
     const name = `artifact-model-${Date.now()}`;
     await client.createRegisteredModel(name);
     const version = await client.createModelVersion(name, `runs:/${runId}/model`, { runId });
-    const mv = (path: string, init?: RequestInit, base = url) => fetch(`${base}/model-versions/get-artifact?name=${encodeURIComponent(name)}&version=${version.version}&path=${path}`, init);
+    const mv = (path: string, init?: RequestInit, base = url) =>
+      fetch(
+        `${base}/model-versions/get-artifact?name=${encodeURIComponent(name)}&version=${version.version}&path=${path}`,
+        init,
+      );
     const mlmodel = await mv("MLmodel");
     expect([mlmodel.status, await mlmodel.text()]).toEqual([200, "flavors: {}\n"]);
     expect((await mv("MLmodel", { headers: { Range: "bytes=0-6" } })).status).toBe(206);
@@ -84,6 +108,10 @@ export const scenario: ExtScenario = {
     expect((await fetch(`${url}${A}/${root}/data`, { method: "DELETE" })).status).toBe(200);
     expect((await fetch(`${url}${A}/${root}/a%5Cb`, { method: "DELETE" })).status).toBe(400);
     expect((await fetch(`${authUrl}${A}/${root}/model`, { method: "DELETE" })).status).toBe(401);
-    expect((await client.listArtifactTree(runId)).map((f) => f.path)).toEqual(["checked.txt", "model", "model/MLmodel"]);
+    expect((await client.listArtifactTree(runId)).map((f) => f.path)).toEqual([
+      "checked.txt",
+      "model",
+      "model/MLmodel",
+    ]);
   },
 };

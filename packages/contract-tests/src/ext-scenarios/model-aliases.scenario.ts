@@ -11,7 +11,10 @@ export const scenario: ExtScenario = {
     await client.createModelVersion("contract-aliases", "s3://bucket/model/2");
 
     await client.setRegisteredModelAlias("contract-aliases", "champion", 1);
-    expect(await client.getModelVersionByAlias("contract-aliases", "champion")).toMatchObject({ version: "1", aliases: ["champion"] });
+    expect(await client.getModelVersionByAlias("contract-aliases", "champion")).toMatchObject({
+      version: "1",
+      aliases: ["champion"],
+    });
     await client.setRegisteredModelAlias("contract-aliases", "champion", "2");
     expect((await client.getModelVersionByAlias("contract-aliases", "champion")).version).toBe("2");
     await client.deleteRegisteredModelAlias("contract-aliases", "champion");
@@ -28,10 +31,15 @@ export const scenario: ExtScenario = {
 
     // 400: reserved and malformed aliases, missing fields.
     const reserved = await ext.POST(PATH, { body: { name: "contract-aliases", alias: "latest", version: "1" } });
-    expect(reserved.error).toMatchObject({ error_code: "INVALID_PARAMETER_VALUE", message: "'latest' alias name (case insensitive) is reserved." });
+    expect(reserved.error).toMatchObject({
+      error_code: "INVALID_PARAMETER_VALUE",
+      message: "'latest' alias name (case insensitive) is reserved.",
+    });
     const badDelete = await ext.DELETE(PATH, { body: { name: "contract-aliases", alias: "v1" } });
     expect(badDelete.response.status).toBe(400);
-    const missing = await ext.GET(PATH, { params: { query: { name: "contract-aliases" } as { name: string; alias: string } } });
+    const missing = await ext.GET(PATH, {
+      params: { query: { name: "contract-aliases" } as { name: string; alias: string } },
+    });
     expect(missing.response.status).toBe(400);
 
     // 401 on a server with a token.

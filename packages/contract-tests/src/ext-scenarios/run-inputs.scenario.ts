@@ -19,19 +19,31 @@ export const scenario: ExtScenario = {
     const run = await client.createRun(experimentId);
     const runId = run.info.run_id;
     await client.logInputs(runId, [dataset("train", "d1")], "training");
-    await client.logInputs(runId, [{ dataset: dataset("eval", "d2"), tags: [{ key: "mlflow.data.context", value: "validation" }] }]);
+    await client.logInputs(runId, [
+      { dataset: dataset("eval", "d2"), tags: [{ key: "mlflow.data.context", value: "validation" }] },
+    ]);
     const again = await ext.POST(PATH, { body: { run_id: runId, datasets: [{ dataset: dataset("train", "d1") }] } });
     expect(again.response.status).toBe(200);
 
-    const missingRun = await ext.POST(PATH, { body: { run_id: "f".repeat(32), datasets: [{ dataset: dataset("x", "y") }] } });
+    const missingRun = await ext.POST(PATH, {
+      body: { run_id: "f".repeat(32), datasets: [{ dataset: dataset("x", "y") }] },
+    });
     expect(missingRun.response.status).toBe(404);
-    const tooLong = await ext.POST(PATH, { body: { run_id: runId, datasets: [{ dataset: dataset("x", "d".repeat(37)) }] } });
-    expect(tooLong.error).toMatchObject({ error_code: "INVALID_PARAMETER_VALUE", message: "'Dataset digest' exceeds the maximum length of 36 characters" });
+    const tooLong = await ext.POST(PATH, {
+      body: { run_id: runId, datasets: [{ dataset: dataset("x", "d".repeat(37)) }] },
+    });
+    expect(tooLong.error).toMatchObject({
+      error_code: "INVALID_PARAMETER_VALUE",
+      message: "'Dataset digest' exceeds the maximum length of 36 characters",
+    });
 
     const huge = await fetch(`${url}${PATH}`, {
       method: "POST",
       headers: { "content-type": "application/json" },
-      body: JSON.stringify({ run_id: runId, datasets: [{ dataset: { ...dataset("big", "d3"), profile: "p".repeat(1_100_000) } }] }),
+      body: JSON.stringify({
+        run_id: runId,
+        datasets: [{ dataset: { ...dataset("big", "d3"), profile: "p".repeat(1_100_000) } }],
+      }),
     });
     expect(huge.status).toBe(413);
 

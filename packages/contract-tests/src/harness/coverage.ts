@@ -19,7 +19,8 @@ export function coverage(operations: OperationRef[], exchanges: Exchange[]): Cov
   return operations.map((op) => {
     const seen = new Map<string, number>();
     for (const e of exchanges) {
-      if (e.revision === op.revision && e.operationId === op.operationId) seen.set(String(e.status), (seen.get(String(e.status)) ?? 0) + 1);
+      if (e.revision === op.revision && e.operationId === op.operationId)
+        seen.set(String(e.status), (seen.get(String(e.status)) ?? 0) + 1);
     }
     const wanted = op.statuses.filter((s) => !STATUSES_EXEMPT.has(s));
     return { op, seen, missing: wanted.filter((s) => !seen.has(s)) };
@@ -31,7 +32,9 @@ export function coverageTable(rows: CoverageRow[]): string {
   const header = `| rev | operation | ${columns.join(" | ")} | missing |`;
   const line = `|---|---|${columns.map(() => "---").join("|")}|---|`;
   const body = rows.map((r) => {
-    const cells = columns.map((c) => (!r.op.statuses.includes(c) ? "·" : r.seen.has(c) ? String(r.seen.get(c)) : "MISSING"));
+    const cells = columns.map((c) =>
+      !r.op.statuses.includes(c) ? "·" : r.seen.has(c) ? String(r.seen.get(c)) : "MISSING",
+    );
     return `| ${r.op.revision.toUpperCase()} | ${r.op.operationId} | ${cells.join(" | ")} | ${r.missing.join(", ") || "-"} |`;
   });
   return [header, line, ...body].join("\n");

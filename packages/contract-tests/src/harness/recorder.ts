@@ -43,9 +43,20 @@ export class Recorder {
           body = text;
         }
       }
-      const violations = op ? this.validators[revision].validate(request.method, op.path, response.status, contentType, body) : [`unknown operation ${request.method} ${path}`];
-      const errorCode = typeof body === "object" && body !== null ? (body as { error_code?: string }).error_code : undefined;
-      this.exchanges.push({ revision, operationId: op?.operationId ?? "?", method: request.method, path: op?.path ?? path, status: response.status, errorCode, violations });
+      const violations = op
+        ? this.validators[revision].validate(request.method, op.path, response.status, contentType, body)
+        : [`unknown operation ${request.method} ${path}`];
+      const errorCode =
+        typeof body === "object" && body !== null ? (body as { error_code?: string }).error_code : undefined;
+      this.exchanges.push({
+        revision,
+        operationId: op?.operationId ?? "?",
+        method: request.method,
+        path: op?.path ?? path,
+        status: response.status,
+        errorCode,
+        violations,
+      });
       return response;
     };
   }
@@ -65,7 +76,9 @@ export class Recorder {
   }
 
   violations(): string[] {
-    return this.exchanges.flatMap((e) => e.violations.map((v) => `${e.revision.toUpperCase()} ${e.method} ${e.path} -> ${e.status}: ${v}`));
+    return this.exchanges.flatMap((e) =>
+      e.violations.map((v) => `${e.revision.toUpperCase()} ${e.method} ${e.path} -> ${e.status}: ${v}`),
+    );
   }
 
   /** Every operation of the given documents (the three revisions unless told otherwise). */

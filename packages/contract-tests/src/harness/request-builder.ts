@@ -56,7 +56,8 @@ const MISSING_VALUES: Record<string, (rev: Revision) => unknown> = {
   stage: () => "Staging",
   archive_existing_versions: () => false,
   timestamp: () => 1700000000000,
-  model_json: () => JSON.stringify({ artifact_path: "m", flavors: {}, utc_time_created: "2026-01-01", run_id: "0".repeat(32) }),
+  model_json: () =>
+    JSON.stringify({ artifact_path: "m", flavors: {}, utc_time_created: "2026-01-01", run_id: "0".repeat(32) }),
 };
 
 export class RequestBuilder {
@@ -81,7 +82,8 @@ export class RequestBuilder {
   private deref(schema: Schema | undefined): Schema {
     let s = schema ?? {};
     while (s.$ref) s = this.doc.components.schemas[s.$ref.split("/").pop()!];
-    if (s.allOf) return s.allOf.reduce<Schema>((acc, part) => ({ ...acc, ...this.deref(part), ...s, allOf: undefined }), {});
+    if (s.allOf)
+      return s.allOf.reduce<Schema>((acc, part) => ({ ...acc, ...this.deref(part), ...s, allOf: undefined }), {});
     return s;
   }
 
@@ -92,7 +94,7 @@ export class RequestBuilder {
 
   private value(field: string, schema: Schema): unknown {
     const s = this.deref(schema);
-    const type = Array.isArray(s.type) ? s.type[0] : s.type ?? (s.anyOf ? this.deref(s.anyOf[0]).type : undefined);
+    const type = Array.isArray(s.type) ? s.type[0] : (s.type ?? (s.anyOf ? this.deref(s.anyOf[0]).type : undefined));
     const known = MISSING_VALUES[field];
     if (known && !(field === "value" && (type === "number" || type === "integer"))) return known(this.revision);
     if (s.enum) return s.enum[0];
@@ -107,13 +109,15 @@ export class RequestBuilder {
   missingResource(method: string, path: string): BuiltRequest {
     const op = this.operation(method, path);
     const query: Record<string, unknown> = {};
-    for (const p of op.parameters ?? []) if (p.in === "query" && p.required) query[p.name] = this.value(p.name, p.schema ?? {});
+    for (const p of op.parameters ?? [])
+      if (p.in === "query" && p.required) query[p.name] = this.value(p.name, p.schema ?? {});
     // Fields the server needs although the schema leaves them optional: a run id (run_id or the
     // deprecated run_uuid) and A's artifacts/get path.
     for (const p of op.parameters ?? []) {
       if (p.in !== "query" || p.name in query) continue;
       const runIdGiven = "run_id" in query || "run_uuid" in query;
-      if (((p.name === "run_id" || p.name === "run_uuid") && !runIdGiven) || p.name === "path") query[p.name] = this.value(p.name, {});
+      if (((p.name === "run_id" || p.name === "run_uuid") && !runIdGiven) || p.name === "path")
+        query[p.name] = this.value(p.name, {});
     }
     const schema = this.bodySchema(op);
     let body: Record<string, unknown> | undefined;
@@ -122,7 +126,8 @@ export class RequestBuilder {
       for (const field of schema.required ?? []) body[field] = this.value(field, schema.properties?.[field] ?? {});
       // Optional fields the server needs to get as far as looking the resource up (run_id, model_json, ...).
       for (const field of Object.keys(schema.properties ?? {})) {
-        if (!(field in body) && field in MISSING_VALUES && field !== "run_uuid") body[field] = this.value(field, schema.properties![field]);
+        if (!(field in body) && field in MISSING_VALUES && field !== "run_uuid")
+          body[field] = this.value(field, schema.properties![field]);
       }
     }
     return { method, path, query: Object.keys(query).length ? query : undefined, body };
@@ -138,7 +143,9 @@ export class RequestBuilder {
       return { method, path, query: undefined, body: schema ? {} : undefined };
     }
     const base = this.missingResource(method, path);
-    const numeric = (op.parameters ?? []).find((p) => p.in === "query" && ["integer", "number"].includes(String(this.deref(p.schema).type)));
+    const numeric = (op.parameters ?? []).find(
+      (p) => p.in === "query" && ["integer", "number"].includes(String(this.deref(p.schema).type)),
+    );
     if (numeric) return { ...base, query: { ...base.query, [numeric.name]: "not-a-number" } };
     const enumParam = (op.parameters ?? []).find((p) => p.in === "query" && this.deref(p.schema).enum);
     if (enumParam) return { ...base, query: { ...base.query, [enumParam.name]: "NOT_A_VALUE" } };

@@ -15,13 +15,22 @@ export interface ContractServer {
  * folders (`--default-artifact-root`, in a temporary folder) that a test may write into directly,
  * as a client on the server's machine does; otherwise artifacts go through the server.
  */
-export async function startContractServer(kind: ServerDatabase, env: NodeJS.ProcessEnv = {}, localArtifacts = false): Promise<ContractServer> {
+export async function startContractServer(
+  kind: ServerDatabase,
+  env: NodeJS.ProcessEnv = {},
+  localArtifacts = false,
+): Promise<ContractServer> {
   const store = await backendStore(kind);
-  const artifactRoot = localArtifacts ? fs.mkdtempSync(path.join(os.tmpdir(), "tracker-contract-artifacts-")) : undefined;
+  const artifactRoot = localArtifacts
+    ? fs.mkdtempSync(path.join(os.tmpdir(), "tracker-contract-artifacts-"))
+    : undefined;
   const removeRoot = () => artifactRoot && fs.rmSync(artifactRoot, { recursive: true, force: true });
   let server: ServerProcess;
   try {
-    server = await startServerProcess(["--backend-store-uri", store.uri, ...(artifactRoot ? ["--default-artifact-root", artifactRoot] : [])], { env: { ...store.env, ...env } });
+    server = await startServerProcess(
+      ["--backend-store-uri", store.uri, ...(artifactRoot ? ["--default-artifact-root", artifactRoot] : [])],
+      { env: { ...store.env, ...env } },
+    );
   } catch (err) {
     await store.dispose();
     removeRoot();

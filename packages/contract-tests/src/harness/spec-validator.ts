@@ -36,7 +36,9 @@ export interface OperationRef {
 function templatePattern(template: string): RegExp {
   const parts = template.split(/(\{[^}]+\})/).filter((p) => p !== "");
   const source = parts
-    .map((part, i) => (part.startsWith("{") ? (i === parts.length - 1 ? ".+" : "[^/]+") : part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")))
+    .map((part, i) =>
+      part.startsWith("{") ? (i === parts.length - 1 ? ".+" : "[^/]+") : part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"),
+    )
     .join("");
   return new RegExp(`^${source}$`);
 }
@@ -52,7 +54,8 @@ export class SpecValidator {
   constructor(readonly revision: SpecName) {
     this.doc = JSON.parse(fs.readFileSync(bundledSpecFile(revision), "utf8")) as OpenApiDocument;
     addFormats(this.ajv);
-    for (const format of ["int64", "int32", "float", "double"]) this.ajv.addFormat(format, { type: "number", validate: () => true });
+    for (const format of ["int64", "int32", "float", "double"])
+      this.ajv.addFormat(format, { type: "number", validate: () => true });
     this.ajv.addSchema(this.doc as object, "spec");
   }
 
@@ -66,7 +69,14 @@ export class SpecValidator {
     for (const [path, item] of Object.entries(this.doc.paths)) {
       for (const method of METHODS) {
         const op = item[method];
-        if (op) out.push({ revision: this.revision, method: method.toUpperCase(), path, operationId: op.operationId, statuses: Object.keys(op.responses) });
+        if (op)
+          out.push({
+            revision: this.revision,
+            method: method.toUpperCase(),
+            path,
+            operationId: op.operationId,
+            statuses: Object.keys(op.responses),
+          });
       }
     }
     return out;
@@ -84,7 +94,10 @@ export class SpecValidator {
   /** Errors of a JSON answer against the documented response of that status (empty: valid). */
   validate(method: string, path: string, status: number, contentType: string, body: unknown): string[] {
     const op = this.doc.paths[path]?.[method.toLowerCase() as Method];
-    if (!op) return [`${method} ${path} is not an operation of ${this.revision === "ext" ? "ext.yaml" : `revision ${this.revision.toUpperCase()}`}`];
+    if (!op)
+      return [
+        `${method} ${path} is not an operation of ${this.revision === "ext" ? "ext.yaml" : `revision ${this.revision.toUpperCase()}`}`,
+      ];
     const response = op.responses[String(status)];
     if (!response) return [`status ${status} is not documented for ${op.operationId}`];
     const pointer = response.$ref
@@ -97,7 +110,10 @@ export class SpecValidator {
       mediaTypes.find((m) => contentType.startsWith(m)) ??
       (contentType.includes("json") ? mediaTypes.find((m) => m.includes("json")) : undefined) ??
       mediaTypes.find((m) => m === "*/*");
-    if (!mediaType) return [`content type ${contentType} is not documented for ${op.operationId} ${status} (${mediaTypes.join(", ")})`];
+    if (!mediaType)
+      return [
+        `content type ${contentType} is not documented for ${op.operationId} ${status} (${mediaTypes.join(", ")})`,
+      ];
     if (!mediaType.includes("json")) return [];
     const schemaRef = `spec#${pointer}/content/${escapePointer(mediaType)}/schema`;
     let validate = this.compiled.get(schemaRef);
@@ -106,12 +122,15 @@ export class SpecValidator {
       this.compiled.set(schemaRef, validate);
     }
     if (validate(body)) return [];
-    return (validate.errors ?? []).map((e) => `${op.operationId} ${status}: ${e.instancePath || "(body)"} ${e.message ?? "invalid"}`);
+    return (validate.errors ?? []).map(
+      (e) => `${op.operationId} ${status}: ${e.instancePath || "(body)"} ${e.message ?? "invalid"}`,
+    );
   }
 
   private resolve(ref: string): ResponseObject {
     let node: unknown = this.doc;
-    for (const part of ref.replace(/^#\//, "").split("/")) node = (node as Record<string, unknown>)[part.replace(/~1/g, "/").replace(/~0/g, "~")];
+    for (const part of ref.replace(/^#\//, "").split("/"))
+      node = (node as Record<string, unknown>)[part.replace(/~1/g, "/").replace(/~0/g, "~")];
     return node as ResponseObject;
   }
 }

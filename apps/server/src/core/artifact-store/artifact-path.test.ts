@@ -15,7 +15,19 @@ describe("checkArtifactPath: the one check of every artifact path", () => {
   });
 
   it("refuses `..` (also encoded), absolute paths, backslashes, NUL and over-long names with INVALID_PARAMETER_VALUE", () => {
-    for (const bad of ["..", "a/../b", "a/..", "%2E%2E/x", "a/%2e%2e", "/etc/passwd", "C:/x", "a\\b", "a\u0000b", `${"x".repeat(256)}/y`, "a/%2F..%2F"]) {
+    for (const bad of [
+      "..",
+      "a/../b",
+      "a/..",
+      "%2E%2E/x",
+      "a/%2e%2e",
+      "/etc/passwd",
+      "C:/x",
+      "a\\b",
+      "a\u0000b",
+      `${"x".repeat(256)}/y`,
+      "a/%2F..%2F",
+    ]) {
       let error: unknown;
       try {
         checkArtifactPath(bad);
@@ -32,7 +44,9 @@ describe("checkArtifactPath: the one check of every artifact path", () => {
     expect(locate(config, "mlflow-artifacts:/1/abc/artifacts")?.path).toBe("1/abc/artifacts");
     expect(locate(config, "mlflow-artifacts://other:7000/custom/abc/artifacts")?.path).toBe("custom/abc/artifacts");
     expect(locate(config, "mlflow-artifacts:1/abc")?.path).toBe("1/abc");
-    expect(locate(config, "http://h:5000/api/2.0/mlflow-artifacts/artifacts/httpexp/r/artifacts")?.path).toBe("httpexp/r/artifacts");
+    expect(locate(config, "http://h:5000/api/2.0/mlflow-artifacts/artifacts/httpexp/r/artifacts")?.path).toBe(
+      "httpexp/r/artifacts",
+    );
     expect(locate(config, "/srv/tracker/artifacts/0/r/artifacts")?.path).toBe("0/r/artifacts");
     expect(locate(config, "file:///srv/tracker/artifacts/0/r/artifacts")?.path).toBe("0/r/artifacts");
     expect(locate(config, "s3://bucket/x")).toBeUndefined();

@@ -38,7 +38,8 @@ export function checkArtifactPath(raw: string, what = "path"): ArtifactPath {
   const names = raw.split("/").filter((name) => name !== "" && name !== ".");
   for (const name of names) {
     const decoded = decodedOnce(name);
-    if (decoded === "." || decoded === ".." || decoded.includes("/") || decoded.includes("\\")) throw refuse("'.' and '..' are not allowed");
+    if (decoded === "." || decoded === ".." || decoded.includes("/") || decoded.includes("\\"))
+      throw refuse("'.' and '..' are not allowed");
     if (Buffer.byteLength(name) > MAX_NAME_BYTES) throw refuse(`a name is longer than ${MAX_NAME_BYTES} bytes`);
   }
   return names.join("/") as ArtifactPath;

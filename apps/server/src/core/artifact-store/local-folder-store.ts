@@ -11,11 +11,13 @@ import type { ArtifactEntry, ArtifactStat, ArtifactStore, WriteOptions } from ".
 /** Prefix of the temporary files uploads are written to (hidden from listings). */
 export const UPLOAD_PREFIX = ".tracker-upload-";
 
-const inside = (child: string, parent: string) => child === parent || child.startsWith(parent.endsWith(path.sep) ? parent : parent + path.sep);
+const inside = (child: string, parent: string) =>
+  child === parent || child.startsWith(parent.endsWith(path.sep) ? parent : parent + path.sep);
 
 const errno = (err: unknown): string | undefined => (err as NodeJS.ErrnoException | undefined)?.code;
 
-export const tooLarge = (max: number) => new TrackerError("REQUEST_TOO_LARGE", `The artifact is larger than the server's limit of ${max} bytes`);
+export const tooLarge = (max: number) =>
+  new TrackerError("REQUEST_TOO_LARGE", `The artifact is larger than the server's limit of ${max} bytes`);
 
 /**
  * Pipes `body` through `meter` into `file` and waits for the file to be complete. Unlike
@@ -23,7 +25,11 @@ export const tooLarge = (max: number) => new TrackerError("REQUEST_TOO_LARGE", `
  * before the server can answer 413 or 400); when `meter` or `file` fails, `body` is unpiped and
  * left paused. An ending of `body` before its end (an aborted upload) fails the copy.
  */
-async function copyWithoutDestroying(body: Readable, meter: Transform, file: NodeJS.WritableStream & Writable): Promise<void> {
+async function copyWithoutDestroying(
+  body: Readable,
+  meter: Transform,
+  file: NodeJS.WritableStream & Writable,
+): Promise<void> {
   const done = pipeline(meter, file);
   const fail = (err?: Error) => meter.destroy(err ?? new Error("The upload was aborted before its end"));
   const onClose = () => {
@@ -126,7 +132,8 @@ export class LocalFolderStore implements ArtifactStore {
 
   async write(p: ArtifactPath, body: Readable, options: WriteOptions): Promise<{ size: number }> {
     if (!p) throw invalidParameter("An artifact path must name a file");
-    if (options.expectedLength !== undefined && options.expectedLength > options.maxBytes) throw tooLarge(options.maxBytes);
+    if (options.expectedLength !== undefined && options.expectedLength > options.maxBytes)
+      throw tooLarge(options.maxBytes);
     // The parent folder is checked (symbolic links resolved) before anything is created: when it
     // exists, that is one realpath; when not, its deepest existing ancestor is checked, the missing
     // folders are created below it, and the result is checked again.
@@ -137,7 +144,8 @@ export class LocalFolderStore implements ArtifactStore {
       try {
         await fs.mkdir(parent.full, { recursive: true });
       } catch (err) {
-        if (errno(err) === "EEXIST" || errno(err) === "ENOTDIR") throw invalidParameter(`Cannot write '${p}': a parent of it is a file`);
+        if (errno(err) === "EEXIST" || errno(err) === "ENOTDIR")
+          throw invalidParameter(`Cannot write '${p}': a parent of it is a file`);
         throw err;
       }
       parent = await this.resolve(parentPath);
@@ -149,7 +157,8 @@ export class LocalFolderStore implements ArtifactStore {
       if (errno(err) === "ENOENT" || errno(err) === "ENOTDIR") return undefined;
       throw err;
     });
-    if (existing !== undefined && !inside(existing, await this.rootReal())) throw invalidParameter(`Invalid path '${p}': it leads out of the artifact store`);
+    if (existing !== undefined && !inside(existing, await this.rootReal()))
+      throw invalidParameter(`Invalid path '${p}': it leads out of the artifact store`);
     const temp = path.join(realDir, `${UPLOAD_PREFIX}${randomUUID()}`);
     const md5 = options.md5 ? createHash("md5") : undefined;
     const sha256 = options.sha256 ? createHash("sha256") : undefined;
@@ -169,12 +178,17 @@ export class LocalFolderStore implements ArtifactStore {
     try {
       await copyWithoutDestroying(body, meter, createWriteStream(temp, { flags: "wx" }));
       if (options.expectedLength !== undefined && size !== options.expectedLength) {
-        throw invalidParameter(`The body has ${size} bytes but Content-Length announced ${options.expectedLength}; nothing was stored`);
+        throw invalidParameter(
+          `The body has ${size} bytes but Content-Length announced ${options.expectedLength}; nothing was stored`,
+        );
       }
-      if (md5 && !md5.digest().equals(options.md5!)) throw invalidParameter("Content-MD5 does not match the body; nothing was stored");
-      if (sha256 && !sha256.digest().equals(options.sha256!)) throw invalidParameter("The SHA-256 digest does not match the body; nothing was stored");
+      if (md5 && !md5.digest().equals(options.md5!))
+        throw invalidParameter("Content-MD5 does not match the body; nothing was stored");
+      if (sha256 && !sha256.digest().equals(options.sha256!))
+        throw invalidParameter("The SHA-256 digest does not match the body; nothing was stored");
       await fs.rename(temp, final).catch((err: unknown) => {
-        if (errno(err) === "EISDIR" || errno(err) === "ENOTEMPTY" || errno(err) === "EEXIST") throw invalidParameter(`Cannot write '${p}': it is a directory`);
+        if (errno(err) === "EISDIR" || errno(err) === "ENOTEMPTY" || errno(err) === "EEXIST")
+          throw invalidParameter(`Cannot write '${p}': it is a directory`);
         throw err;
       });
     } catch (err) {

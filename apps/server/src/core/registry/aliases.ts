@@ -21,10 +21,14 @@ const VERSION_ALIAS = /^[vV]\d+$/;
 export function checkAliasName(alias: string): void {
   if (alias === "") throw invalidParameter("Registered model alias name cannot be empty.");
   if (!ALIAS_PATTERN.test(alias)) {
-    throw invalidParameter(`Invalid alias name: '${alias}'. Names may only contain alphanumerics, underscores (_), and dashes (-).`);
+    throw invalidParameter(
+      `Invalid alias name: '${alias}'. Names may only contain alphanumerics, underscores (_), and dashes (-).`,
+    );
   }
   if (alias.length > ALIAS_LIMITS.maxChars) {
-    throw invalidParameter(`'Registered model alias name' exceeds the maximum length of ${ALIAS_LIMITS.maxChars} characters`);
+    throw invalidParameter(
+      `'Registered model alias name' exceeds the maximum length of ${ALIAS_LIMITS.maxChars} characters`,
+    );
   }
   if (alias.toLowerCase() === "latest") throw invalidParameter("'latest' alias name (case insensitive) is reserved.");
   if (VERSION_ALIAS.test(alias)) throw invalidParameter(`Version alias name '${alias}' is reserved.`);
@@ -33,7 +37,12 @@ export function checkAliasName(alias: string): void {
 const aliasNotFound = (alias: string) => notFound(`Registered model alias ${alias} not found.`);
 
 /** Points the alias at the version (moving it if it named another one). */
-export async function setRegisteredModelAlias(services: Services, name: string, alias: string, versionText: string): Promise<void> {
+export async function setRegisteredModelAlias(
+  services: Services,
+  name: string,
+  alias: string,
+  versionText: string,
+): Promise<void> {
   checkText("name", name);
   checkAliasName(alias);
   const version = parseVersion(name, versionText);
@@ -52,12 +61,17 @@ export async function deleteRegisteredModelAlias(services: Services, name: strin
   checkAliasName(alias);
   await services.knex.transaction(async (trx) => {
     if (!(await findRegisteredModelRow(trx, name, true))) throw modelNotFound(name);
-    if ((await store.deleteAlias(trx, name, alias)) > 0) await updateRegisteredModelRow(trx, name, { last_updated_timestamp: nowMs() });
+    if ((await store.deleteAlias(trx, name, alias)) > 0)
+      await updateRegisteredModelRow(trx, name, { last_updated_timestamp: nowMs() });
   });
 }
 
 /** The version the alias names (what `models:/<name>@<alias>` resolves to). */
-export async function getModelVersionByAlias(services: Services, name: string, alias: string): Promise<ModelVersionRecord> {
+export async function getModelVersionByAlias(
+  services: Services,
+  name: string,
+  alias: string,
+): Promise<ModelVersionRecord> {
   checkText("name", name);
   checkText("alias", alias);
   const db = services.knex;

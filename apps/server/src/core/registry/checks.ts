@@ -22,7 +22,9 @@ export function checkText(field: string, value: string): void {
 export function checkModelName(name: string, field = "name"): void {
   if (name.length === 0) throw invalidParameter(`Registered model name ('${field}') must be a non-empty string`);
   if (name.length > REGISTRY_LIMITS.modelNameChars) {
-    throw invalidParameter(`Registered model name ('${field}') is longer than ${REGISTRY_LIMITS.modelNameChars} characters`);
+    throw invalidParameter(
+      `Registered model name ('${field}') is longer than ${REGISTRY_LIMITS.modelNameChars} characters`,
+    );
   }
   checkText(field, name);
 }

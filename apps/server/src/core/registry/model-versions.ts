@@ -8,7 +8,14 @@ import * as store from "../../store/registry/model-versions.js";
 import { findRegisteredModelRow, updateRegisteredModelRow } from "../../store/registry/registered-models.js";
 import { searchModelVersionRows, versionSortValue } from "../../store/registry/search.js";
 import { checkedTags, checkTag, checkTagKey, checkText } from "./checks.js";
-import { ACTIVE_STAGES, canonicalStage, modelNotFound, parseVersion, versionNotFound, type ModelVersionRecord } from "./model.js";
+import {
+  ACTIVE_STAGES,
+  canonicalStage,
+  modelNotFound,
+  parseVersion,
+  versionNotFound,
+  type ModelVersionRecord,
+} from "./model.js";
 import { orderSignature, parseOrderBy, withTieBreaks } from "./order-by.js";
 import { decodeKeysetToken, encodeKeysetToken } from "./page-token.js";
 import { VERSION_SORT_ALIASES, VERSION_SORT_COLUMNS, VERSION_SORT_TYPES, VERSION_TIE_BREAKS } from "./search.js";
@@ -82,12 +89,19 @@ export async function getModelVersion(services: Services, ref: VersionRef): Prom
 }
 
 /** Replaces the description when one is given; without it nothing changes. */
-export async function updateModelVersion(services: Services, ref: VersionRef, description: string | undefined): Promise<ModelVersionRecord> {
+export async function updateModelVersion(
+  services: Services,
+  ref: VersionRef,
+  description: string | undefined,
+): Promise<ModelVersionRecord> {
   const { name, version } = resolve(ref);
   if (description === undefined) return loadOrThrow(services.knex, name, version);
   checkText("description", description);
   return services.knex.transaction(async (trx) => {
-    const changed = await store.updateModelVersionRow(trx, name, version, { description, last_updated_timestamp: nowMs() });
+    const changed = await store.updateModelVersionRow(trx, name, version, {
+      description,
+      last_updated_timestamp: nowMs(),
+    });
     if (!changed) throw versionNotFound(name, version);
     return loadOrThrow(trx, name, version);
   });
@@ -146,7 +160,8 @@ export async function setModelVersionTag(services: Services, ref: VersionRef, ta
   const { name, version } = resolve(ref);
   checkTag("Model version tag", tag);
   await services.knex.transaction(async (trx) => {
-    if (!(await store.updateModelVersionRow(trx, name, version, { last_updated_timestamp: nowMs() }))) throw versionNotFound(name, version);
+    if (!(await store.updateModelVersionRow(trx, name, version, { last_updated_timestamp: nowMs() })))
+      throw versionNotFound(name, version);
     await store.upsertModelVersionTag(trx, name, version, tag);
   });
 }
@@ -174,24 +189,41 @@ export interface ModelVersionSearch {
  * One page of versions matching the filter, in the requested order; ties (and the whole order
  * without order_by) by last_updated_timestamp descending, name ascending, version descending.
  */
-export async function searchModelVersions(services: Services, query: ModelVersionSearch): Promise<Page<ModelVersionRecord>> {
+export async function searchModelVersions(
+  services: Services,
+  query: ModelVersionSearch,
+): Promise<Page<ModelVersionRecord>> {
   const maxResults = query.maxResults ?? VERSION_SEARCH_LIMITS.defaultMaxResults;
   if (!Number.isSafeInteger(maxResults) || maxResults < 1 || maxResults > VERSION_SEARCH_LIMITS.maxResults) {
     throw invalidValue("max_results", maxResults);
   }
   if (query.filter !== undefined) checkText("filter", query.filter);
   const filter = parseModelVersionFilter(query.filter);
-  const order = withTieBreaks(parseOrderBy(query.orderBy ?? [], VERSION_SORT_COLUMNS, VERSION_SORT_ALIASES), VERSION_TIE_BREAKS);
+  const order = withTieBreaks(
+    parseOrderBy(query.orderBy ?? [], VERSION_SORT_COLUMNS, VERSION_SORT_ALIASES),
+    VERSION_TIE_BREAKS,
+  );
   const signature = orderSignature(order);
   const scope = "model-versions/search";
   const after = query.pageToken
-    ? decodeKeysetToken(query.pageToken, scope, signature, order.map((k) => VERSION_SORT_TYPES[k.column]))
+    ? decodeKeysetToken(
+        query.pageToken,
+        scope,
+        signature,
+        order.map((k) => VERSION_SORT_TYPES[k.column]),
+      )
     : undefined;
 
   const rows = await searchModelVersionRows(services.knex, { filter, order, after, limit: maxResults + 1 });
   const pageRows = rows.slice(0, maxResults);
   const last = pageRows[pageRows.length - 1];
   const nextPageToken =
-    rows.length > maxResults ? encodeKeysetToken(scope, signature, order.map((k) => versionSortValue(last, k.column))) : undefined;
+    rows.length > maxResults
+      ? encodeKeysetToken(
+          scope,
+          signature,
+          order.map((k) => versionSortValue(last, k.column)),
+        )
+      : undefined;
   return { items: await store.withVersionTags(services.knex, pageRows), nextPageToken };
 }

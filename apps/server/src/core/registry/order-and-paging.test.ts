@@ -25,7 +25,9 @@ describe("registry order_by", () => {
     expect(problem(() => parseOrderBy(["run_id"], VERSION_SORT_COLUMNS)).message).toMatch(/unknown column 'run_id'/);
     expect(problem(() => parseOrderBy(["name sideways"], VERSION_SORT_COLUMNS)).message).toMatch(/ASC or DESC/);
     expect(problem(() => parseOrderBy(["name ASC NULLS"], VERSION_SORT_COLUMNS)).message).toMatch(/expected/);
-    expect(problem(() => parseOrderBy(["version", "VERSION desc"], VERSION_SORT_COLUMNS)).message).toMatch(/more than once/);
+    expect(problem(() => parseOrderBy(["version", "VERSION desc"], VERSION_SORT_COLUMNS)).message).toMatch(
+      /more than once/,
+    );
   });
 });
 
@@ -36,6 +38,8 @@ describe("registry keyset page tokens", () => {
     expect(problem(() => decodeKeysetToken(token, "t", "name+", ["text"])).message).toMatch(/Invalid page token/);
     expect(problem(() => decodeKeysetToken(token, "s", "name-", ["text"])).message).toMatch(/another order_by/);
     expect(problem(() => decodeKeysetToken(token, "s", "name+", ["integer"])).message).toMatch(/Invalid page token/);
-    expect(problem(() => decodeKeysetToken("bm90IGpzb24", "s", "name+", ["text"])).code).toBe("INVALID_PARAMETER_VALUE");
+    expect(problem(() => decodeKeysetToken("bm90IGpzb24", "s", "name+", ["text"])).code).toBe(
+      "INVALID_PARAMETER_VALUE",
+    );
   });
 });

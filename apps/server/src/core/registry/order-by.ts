@@ -30,7 +30,8 @@ export function parseOrderBy<Column extends string>(
     let ascending = true;
     if (words.length === 2) {
       const direction = words[1].toUpperCase();
-      if (direction !== "ASC" && direction !== "DESC") bad(`expected ASC or DESC after '${words[0]}', not '${words[1]}'`);
+      if (direction !== "ASC" && direction !== "DESC")
+        bad(`expected ASC or DESC after '${words[0]}', not '${words[1]}'`);
       ascending = direction === "ASC";
     }
     if (keys.some((k) => k.column === column)) bad(`the column '${column}' is named more than once`);
@@ -40,9 +41,13 @@ export function parseOrderBy<Column extends string>(
 }
 
 /** The user's keys followed by the tie-breaks whose column the user did not name. */
-export function withTieBreaks<Column extends string>(keys: SortKey<Column>[], tieBreaks: readonly SortKey<Column>[]): SortKey<Column>[] {
+export function withTieBreaks<Column extends string>(
+  keys: SortKey<Column>[],
+  tieBreaks: readonly SortKey<Column>[],
+): SortKey<Column>[] {
   return [...keys, ...tieBreaks.filter((t) => !keys.some((k) => k.column === t.column))];
 }
 
 /** A stable text form of an order, so that a page token can only continue the order it came from. */
-export const orderSignature = (keys: readonly SortKey<string>[]) => keys.map((k) => `${k.column}${k.ascending ? "+" : "-"}`).join(",");
+export const orderSignature = (keys: readonly SortKey<string>[]) =>
+  keys.map((k) => `${k.column}${k.ascending ? "+" : "-"}`).join(",");

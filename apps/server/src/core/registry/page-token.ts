@@ -22,15 +22,23 @@ export function encodeKeysetToken(search: string, order: string, after: SortValu
 }
 
 const valid = (value: unknown, type: SortValueType) =>
-  type === "text" ? typeof value === "string" && !value.includes("\u0000") : typeof value === "number" && Number.isSafeInteger(value);
+  type === "text"
+    ? typeof value === "string" && !value.includes("\u0000")
+    : typeof value === "number" && Number.isSafeInteger(value);
 
 /**
  * The sort values of a token made by encodeKeysetToken for the same search and order, checked
  * against the types of the order's columns. Anything else is INVALID_PARAMETER_VALUE.
  */
-export function decodeKeysetToken(token: string, search: string, order: string, types: readonly SortValueType[]): SortValue[] {
+export function decodeKeysetToken(
+  token: string,
+  search: string,
+  order: string,
+  types: readonly SortValueType[],
+): SortValue[] {
   // Buffer decoding is lenient (it skips foreign characters); only a canonical token is accepted.
-  if (!/^[A-Za-z0-9_-]+$/.test(token) || Buffer.from(token, "base64url").toString("base64url") !== token) throw invalidParameter("Invalid page token");
+  if (!/^[A-Za-z0-9_-]+$/.test(token) || Buffer.from(token, "base64url").toString("base64url") !== token)
+    throw invalidParameter("Invalid page token");
   let parsed: unknown;
   try {
     parsed = JSON.parse(Buffer.from(token, "base64url").toString("utf8"));
@@ -38,9 +46,11 @@ export function decodeKeysetToken(token: string, search: string, order: string, 
     throw invalidParameter("Invalid page token");
   }
   const body = parsed as Partial<TokenBody> | null;
-  if (typeof body !== "object" || body === null || body.s !== search || !Array.isArray(body.a)) throw invalidParameter("Invalid page token");
+  if (typeof body !== "object" || body === null || body.s !== search || !Array.isArray(body.a))
+    throw invalidParameter("Invalid page token");
   if (body.o !== order) throw invalidParameter("Invalid page token: it was issued for another order_by");
   const after = body.a;
-  if (after.length !== types.length || !after.every((value, i) => valid(value, types[i]))) throw invalidParameter("Invalid page token");
+  if (after.length !== types.length || !after.every((value, i) => valid(value, types[i])))
+    throw invalidParameter("Invalid page token");
   return after;
 }

@@ -42,7 +42,13 @@ export async function createRegisteredModel(
       const now = nowMs();
       await store.insertRegisteredModel(
         trx,
-        { name: input.name, creation_timestamp: now, last_updated_timestamp: now, description: input.description ?? "", user_id: "" },
+        {
+          name: input.name,
+          creation_timestamp: now,
+          last_updated_timestamp: now,
+          description: input.description ?? "",
+          user_id: "",
+        },
         tags,
       );
       return loadOrThrow(trx, input.name);
@@ -59,7 +65,11 @@ export async function getRegisteredModel(services: Services, name: string): Prom
 }
 
 /** Renames a model; its versions and tags follow (ON UPDATE CASCADE). Without newName nothing changes. */
-export async function renameRegisteredModel(services: Services, name: string, newName: string | undefined): Promise<RegisteredModelRecord> {
+export async function renameRegisteredModel(
+  services: Services,
+  name: string,
+  newName: string | undefined,
+): Promise<RegisteredModelRecord> {
   checkText("name", name);
   if (newName === undefined) return loadOrThrow(services.knex, name);
   checkModelName(newName, "new_name");
@@ -80,12 +90,17 @@ export async function renameRegisteredModel(services: Services, name: string, ne
 }
 
 /** Replaces the description when one is given; without it nothing changes. */
-export async function updateRegisteredModel(services: Services, name: string, description: string | undefined): Promise<RegisteredModelRecord> {
+export async function updateRegisteredModel(
+  services: Services,
+  name: string,
+  description: string | undefined,
+): Promise<RegisteredModelRecord> {
   checkText("name", name);
   if (description === undefined) return loadOrThrow(services.knex, name);
   checkText("description", description);
   return services.knex.transaction(async (trx) => {
-    if (!(await store.updateRegisteredModelRow(trx, name, { description, last_updated_timestamp: nowMs() }))) throw modelNotFound(name);
+    if (!(await store.updateRegisteredModelRow(trx, name, { description, last_updated_timestamp: nowMs() })))
+      throw modelNotFound(name);
     return loadOrThrow(trx, name);
   });
 }
@@ -100,7 +115,8 @@ export async function setRegisteredModelTag(services: Services, name: string, ta
   checkText("name", name);
   checkTag("Registered model tag", tag);
   await services.knex.transaction(async (trx) => {
-    if (!(await store.updateRegisteredModelRow(trx, name, { last_updated_timestamp: nowMs() }))) throw modelNotFound(name);
+    if (!(await store.updateRegisteredModelRow(trx, name, { last_updated_timestamp: nowMs() })))
+      throw modelNotFound(name);
     await store.upsertRegisteredModelTag(trx, name, tag);
   });
 }
@@ -125,7 +141,11 @@ export interface RegisteredModelSearch {
 }
 
 /** One page of models matching the filter, in the requested order (ties: name ascending). */
-export async function searchRegisteredModels(services: Services, query: RegisteredModelSearch, operation = "search"): Promise<Page<RegisteredModelRecord>> {
+export async function searchRegisteredModels(
+  services: Services,
+  query: RegisteredModelSearch,
+  operation = "search",
+): Promise<Page<RegisteredModelRecord>> {
   const maxResults = query.maxResults ?? MODEL_SEARCH_LIMITS.defaultMaxResults;
   if (!Number.isSafeInteger(maxResults) || maxResults < 1 || maxResults > MODEL_SEARCH_LIMITS.maxResults) {
     throw invalidValue("max_results", maxResults);
@@ -136,19 +156,33 @@ export async function searchRegisteredModels(services: Services, query: Register
   const signature = orderSignature(order);
   const scope = `registered-models/${operation}`;
   const after = query.pageToken
-    ? decodeKeysetToken(query.pageToken, scope, signature, order.map((k) => MODEL_SORT_TYPES[k.column]))
+    ? decodeKeysetToken(
+        query.pageToken,
+        scope,
+        signature,
+        order.map((k) => MODEL_SORT_TYPES[k.column]),
+      )
     : undefined;
 
   const rows = await searchRegisteredModelRows(services.knex, { filter, order, after, limit: maxResults + 1 });
   const pageRows = rows.slice(0, maxResults);
   const last = pageRows[pageRows.length - 1];
   const nextPageToken =
-    rows.length > maxResults ? encodeKeysetToken(scope, signature, order.map((k) => modelSortValue(last, k.column))) : undefined;
+    rows.length > maxResults
+      ? encodeKeysetToken(
+          scope,
+          signature,
+          order.map((k) => modelSortValue(last, k.column)),
+        )
+      : undefined;
   return { items: await store.withModelDetails(services.knex, pageRows), nextPageToken };
 }
 
 /** registered-models/list (deprecated): every model by name ascending, paged. */
-export function listRegisteredModels(services: Services, query: { maxResults?: number; pageToken?: string }): Promise<Page<RegisteredModelRecord>> {
+export function listRegisteredModels(
+  services: Services,
+  query: { maxResults?: number; pageToken?: string },
+): Promise<Page<RegisteredModelRecord>> {
   return searchRegisteredModels(services, { maxResults: query.maxResults, pageToken: query.pageToken }, "list");
 }
 
@@ -156,7 +190,11 @@ export function listRegisteredModels(services: Services, query: { maxResults?: n
  * The highest-numbered READY version of each requested stage (every stage, None included, when
  * none is requested), in the order None, Staging, Production, Archived.
  */
-export async function getLatestVersions(services: Services, name: string, stages: readonly string[]): Promise<ModelVersionRecord[]> {
+export async function getLatestVersions(
+  services: Services,
+  name: string,
+  stages: readonly string[],
+): Promise<ModelVersionRecord[]> {
   checkText("name", name);
   const wanted = stages.length === 0 ? [...STAGES] : [...new Set(stages.map(canonicalStage))];
   if (!(await store.findRegisteredModelRow(services.knex, name))) throw modelNotFound(name);

@@ -13,11 +13,20 @@ export type ModelSortColumn = "name" | "last_updated_timestamp";
 export const MODEL_SORT_COLUMNS: readonly ModelSortColumn[] = ["name", "last_updated_timestamp"];
 /** Ties are broken by name ascending; names are unique, so this makes the order total. */
 export const MODEL_TIE_BREAKS: readonly SortKey<ModelSortColumn>[] = [{ column: "name", ascending: true }];
-export const MODEL_SORT_TYPES: Readonly<Record<ModelSortColumn, SortValueType>> = { name: "text", last_updated_timestamp: "integer" };
+export const MODEL_SORT_TYPES: Readonly<Record<ModelSortColumn, SortValueType>> = {
+  name: "text",
+  last_updated_timestamp: "integer",
+};
 
 export type VersionSortColumn = "name" | "version" | "stage" | "last_updated_timestamp" | "creation_timestamp";
 
-export const VERSION_SORT_COLUMNS: readonly VersionSortColumn[] = ["name", "version", "stage", "last_updated_timestamp", "creation_timestamp"];
+export const VERSION_SORT_COLUMNS: readonly VersionSortColumn[] = [
+  "name",
+  "version",
+  "stage",
+  "last_updated_timestamp",
+  "creation_timestamp",
+];
 /** Other names of sort columns: MLflow 2.x's clients sort versions by `version_number`. */
 export const VERSION_SORT_ALIASES: Readonly<Record<string, VersionSortColumn>> = { version_number: "version" };
 /** Ties: last_updated_timestamp descending, name ascending, version descending ((name, version) is unique). */

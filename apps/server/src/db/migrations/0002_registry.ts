@@ -18,7 +18,12 @@ export async function up(knex: Knex): Promise<void> {
 }
 
 export async function down(knex: Knex): Promise<void> {
-  for (const name of ["model_versions_source_idx", "model_versions_default_order_idx", "registered_models_updated_name_idx", "registered_models_name_c_idx"]) {
+  for (const name of [
+    "model_versions_source_idx",
+    "model_versions_default_order_idx",
+    "registered_models_updated_name_idx",
+    "registered_models_name_c_idx",
+  ]) {
     await knex.raw(`DROP INDEX IF EXISTS ${name}`);
   }
 }

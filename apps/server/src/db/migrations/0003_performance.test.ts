@@ -10,7 +10,9 @@ describe.each(testDatabases())("0003_performance indexes on %s", (kind) => {
     const indexes = await suite.server.database.knex.raw(
       `SELECT indexname, indexdef FROM pg_indexes WHERE tablename IN ('latest_metrics', 'params', 'tags', 'metrics') ORDER BY indexname`,
     );
-    const defs = new Map((indexes.rows as Array<{ indexname: string; indexdef: string }>).map((r) => [r.indexname, r.indexdef]));
+    const defs = new Map(
+      (indexes.rows as Array<{ indexname: string; indexdef: string }>).map((r) => [r.indexname, r.indexdef]),
+    );
     expect(defs.get("latest_metrics_pkey")).toMatch(/\(run_uuid, key\) INCLUDE \(value\)/);
     expect(defs.get("latest_metrics_key_value_idx")).toMatch(/\(key, value\) INCLUDE \(run_uuid\)/);
     expect(defs.get("params_pkey")).toMatch(/\(run_uuid, key\) INCLUDE \(value\)/);
@@ -21,8 +23,11 @@ describe.each(testDatabases())("0003_performance indexes on %s", (kind) => {
   });
 
   it("stores a 5000-byte incompressible tag value (too long for a btree entry) and finds it by value", async () => {
-    const experimentId = (await api.post<{ experiment_id: string }>("experiments/create", { name: "long-tags" })).body.experiment_id;
-    const runId = (await api.post<{ run: { info: { run_id: string } } }>("runs/create", { experiment_id: experimentId })).body.run.info.run_id;
+    const experimentId = (await api.post<{ experiment_id: string }>("experiments/create", { name: "long-tags" })).body
+      .experiment_id;
+    const runId = (
+      await api.post<{ run: { info: { run_id: string } } }>("runs/create", { experiment_id: experimentId })
+    ).body.run.info.run_id;
     const value = crypto.randomBytes(2500).toString("hex");
     const set = await api.post("runs/set-tag", { run_id: runId, key: "long", value });
     expect(set.status, JSON.stringify(set.body)).toBe(200);

@@ -24,7 +24,8 @@ function artifactPath(req: Request): string {
 /** A base64 header value as bytes of the given length, or 400. */
 function base64Digest(value: string, bytes: number, what: string): Buffer {
   const decoded = Buffer.from(value.trim(), "base64");
-  if (!/^[A-Za-z0-9+/]+={0,2}$/.test(value.trim()) || decoded.length !== bytes) throw invalidParameter(`${what} is not a base64 digest of ${bytes} bytes`);
+  if (!/^[A-Za-z0-9+/]+={0,2}$/.test(value.trim()) || decoded.length !== bytes)
+    throw invalidParameter(`${what} is not a base64 digest of ${bytes} bytes`);
   return decoded;
 }
 
@@ -33,7 +34,8 @@ function sha256Of(header: string | undefined): Buffer | undefined {
   if (!header) return undefined;
   for (const part of header.split(",")) {
     const eq = part.indexOf("=");
-    if (eq !== -1 && part.slice(0, eq).trim().toLowerCase() === "sha-256") return base64Digest(part.slice(eq + 1), 32, "Digest sha-256");
+    if (eq !== -1 && part.slice(0, eq).trim().toLowerCase() === "sha-256")
+      return base64Digest(part.slice(eq + 1), 32, "Digest sha-256");
   }
   return undefined;
 }
@@ -45,23 +47,45 @@ function contentLength(req: Request): number | undefined {
 
 export const artifactHandlers: HandlerTable = {
   async listArtifacts({ input, services }) {
-    const { rootUri, page } = await artifacts.listArtifacts(services, runId(input), optionalString(input, "path"), optionalString(input, "page_token"));
-    const files = page.items.map((f) => (f.isDir ? { path: f.path, is_dir: true } : { path: f.path, is_dir: false, file_size: f.fileSize }));
-    return page.nextPageToken ? { root_uri: rootUri, files, next_page_token: page.nextPageToken } : { root_uri: rootUri, files };
+    const { rootUri, page } = await artifacts.listArtifacts(
+      services,
+      runId(input),
+      optionalString(input, "path"),
+      optionalString(input, "page_token"),
+    );
+    const files = page.items.map((f) =>
+      f.isDir ? { path: f.path, is_dir: true } : { path: f.path, is_dir: false, file_size: f.fileSize },
+    );
+    return page.nextPageToken
+      ? { root_uri: rootUri, files, next_page_token: page.nextPageToken }
+      : { root_uri: rootUri, files };
   },
 
   async getArtifact({ input, services, req, res }) {
-    await sendArtifact(req, res, await artifacts.runArtifactFile(services, runId(input), requiredString(input, "path")));
+    await sendArtifact(
+      req,
+      res,
+      await artifacts.runArtifactFile(services, runId(input), requiredString(input, "path")),
+    );
     return undefined;
   },
 
   async getRunArtifactFile({ input, services, req, res }) {
-    await sendArtifact(req, res, await artifacts.runArtifactFile(services, runId(input), requiredString(input, "path")));
+    await sendArtifact(
+      req,
+      res,
+      await artifacts.runArtifactFile(services, runId(input), requiredString(input, "path")),
+    );
     return undefined;
   },
 
   async getModelVersionArtifactFile({ input, services, req, res }) {
-    const file = await artifacts.modelVersionArtifactFile(services, requiredString(input, "name"), requiredString(input, "version"), requiredString(input, "path"));
+    const file = await artifacts.modelVersionArtifactFile(
+      services,
+      requiredString(input, "name"),
+      requiredString(input, "version"),
+      requiredString(input, "path"),
+    );
     await sendArtifact(req, res, file);
     return undefined;
   },
@@ -84,7 +108,8 @@ export const artifactHandlers: HandlerTable = {
       if (!req.readableEnded) res.setHeader("Connection", "close");
       if (err instanceof TrackerError) throw err;
       const code = (err as NodeJS.ErrnoException).code;
-      if (req.destroyed || code === "ECONNRESET" || code === "ERR_STREAM_PREMATURE_CLOSE") throw invalidParameter("The upload ended before its end; nothing was stored");
+      if (req.destroyed || code === "ECONNRESET" || code === "ERR_STREAM_PREMATURE_CLOSE")
+        throw invalidParameter("The upload ended before its end; nothing was stored");
       throw err;
     }
     return {};
@@ -98,6 +123,10 @@ export const artifactHandlers: HandlerTable = {
   async listArtifactDirectory({ input, services }) {
     const entries = await artifacts.listDestination(services, optionalString(input, "path") ?? "");
     if (!entries || entries.length === 0) return {};
-    return { files: entries.map((e) => (e.isDir ? { path: e.name, is_dir: true } : { path: e.name, is_dir: false, file_size: e.size })) };
+    return {
+      files: entries.map((e) =>
+        e.isDir ? { path: e.name, is_dir: true } : { path: e.name, is_dir: false, file_size: e.size },
+      ),
+    };
   },
 };

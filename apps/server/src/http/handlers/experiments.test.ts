@@ -112,7 +112,9 @@ describe.each(testDatabases())("revision C experiments on %s", (kind) => {
     runRes = await api.get<{ run: { info: { lifecycle_stage: string } } }>("runs/get", { run_id: runId });
     expect(runRes.body.run.info.lifecycle_stage).toBe("active");
     // The run deleted on its own before stays deleted.
-    const aloneRes = await api.get<{ run: { info: { lifecycle_stage: string } } }>("runs/get", { run_id: alone.body.run.info.run_id });
+    const aloneRes = await api.get<{ run: { info: { lifecycle_stage: string } } }>("runs/get", {
+      run_id: alone.body.run.info.run_id,
+    });
     expect(aloneRes.body.run.info.lifecycle_stage).toBe("deleted");
   });
 
@@ -125,7 +127,8 @@ describe.each(testDatabases())("revision C experiments on %s", (kind) => {
   it("renames, refusing a taken name, and moves last_update_time", async () => {
     const id = await create("exp-rename");
     await create("exp-rename-taken");
-    const before = (await api.get<{ experiment: Experiment }>("experiments/get", { experiment_id: id })).body.experiment;
+    const before = (await api.get<{ experiment: Experiment }>("experiments/get", { experiment_id: id })).body
+      .experiment;
     await new Promise((r) => setTimeout(r, 5));
     expect((await api.post("experiments/update", { experiment_id: id, new_name: "exp-renamed" })).status).toBe(200);
     const after = (await api.get<{ experiment: Experiment }>("experiments/get", { experiment_id: id })).body.experiment;
@@ -139,7 +142,9 @@ describe.each(testDatabases())("revision C experiments on %s", (kind) => {
 
   it("moves last_update_time on delete, restore, rename and tag changes (as MLflow does)", async () => {
     const id = await create("exp-touch");
-    const lastUpdate = async () => (await api.get<{ experiment: Experiment }>("experiments/get", { experiment_id: id })).body.experiment.last_update_time;
+    const lastUpdate = async () =>
+      (await api.get<{ experiment: Experiment }>("experiments/get", { experiment_id: id })).body.experiment
+        .last_update_time;
     const steps: Array<[string, Record<string, unknown>]> = [
       ["experiments/set-experiment-tag", { experiment_id: id, key: "k", value: "v" }],
       ["experiments/delete", { experiment_id: id }],
@@ -160,8 +165,15 @@ describe.each(testDatabases())("revision C experiments on %s", (kind) => {
     await api.post("experiments/set-experiment-tag", { experiment_id: id, key: "k", value: "v2" });
     const got = await api.get<{ experiment: Experiment }>("experiments/get", { experiment_id: id });
     expect(got.body.experiment.tags).toEqual([{ key: "k", value: "v2" }]);
-    expect((await api.post("experiments/set-experiment-tag", { experiment_id: id, key: "big", value: "v".repeat(5000) })).status).toBe(200);
-    const tooBig = await api.post("experiments/set-experiment-tag", { experiment_id: id, key: "big", value: "v".repeat(5001) });
+    expect(
+      (await api.post("experiments/set-experiment-tag", { experiment_id: id, key: "big", value: "v".repeat(5000) }))
+        .status,
+    ).toBe(200);
+    const tooBig = await api.post("experiments/set-experiment-tag", {
+      experiment_id: id,
+      key: "big",
+      value: "v".repeat(5001),
+    });
     expect(tooBig.status).toBe(400);
     const badKey = await api.post("experiments/set-experiment-tag", { experiment_id: id, key: "../etc", value: "v" });
     expect(badKey.status).toBe(400);
@@ -171,7 +183,8 @@ describe.each(testDatabases())("revision C experiments on %s", (kind) => {
 
   it("lists and searches with view_type, filter, order_by and paging", async () => {
     const ids: string[] = [];
-    for (let i = 0; i < 5; i++) ids.push(await create(`paging-${i}`, { tags: [{ key: "group", value: i % 2 ? "odd" : "even" }] }));
+    for (let i = 0; i < 5; i++)
+      ids.push(await create(`paging-${i}`, { tags: [{ key: "group", value: i % 2 ? "odd" : "even" }] }));
     await api.post("experiments/delete", { experiment_id: ids[4] });
 
     const seen: string[] = [];
@@ -189,14 +202,22 @@ describe.each(testDatabases())("revision C experiments on %s", (kind) => {
     } while (token);
     expect(seen).toEqual(["paging-3", "paging-2", "paging-1", "paging-0"]);
 
-    const even = await api.post<{ experiments: Experiment[] }>("experiments/search", { filter: "tags.group = 'even' AND name LIKE 'paging-%'", max_results: 100 });
+    const even = await api.post<{ experiments: Experiment[] }>("experiments/search", {
+      filter: "tags.group = 'even' AND name LIKE 'paging-%'",
+      max_results: 100,
+    });
     expect(even.body.experiments.map((e) => e.name).sort()).toEqual(["paging-0", "paging-2"]);
 
     const deleted = await api.get<{ experiments: Experiment[] }>("experiments/list", { view_type: "DELETED_ONLY" });
     expect(deleted.body.experiments.map((e) => e.name)).toContain("paging-4");
     expect(deleted.body.experiments.every((e) => e.lifecycle_stage === "deleted")).toBe(true);
-    const all = await api.get<{ experiments: Experiment[] }>("experiments/list", { view_type: "ALL", max_results: 1000 });
-    expect(all.body.experiments.map((e) => e.name)).toEqual(expect.arrayContaining(["paging-4", "paging-0", "Default"]));
+    const all = await api.get<{ experiments: Experiment[] }>("experiments/list", {
+      view_type: "ALL",
+      max_results: 1000,
+    });
+    expect(all.body.experiments.map((e) => e.name)).toEqual(
+      expect.arrayContaining(["paging-4", "paging-0", "Default"]),
+    );
 
     const bad = await api.post("experiments/search", { filter: "name = ", max_results: 10 });
     expect(bad.status).toBe(400);

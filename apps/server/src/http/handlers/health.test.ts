@@ -14,8 +14,14 @@ describe.each(testDatabases())("health probes on %s", (kind) => {
 
   it("answers liveness, readiness and /health with 200", async () => {
     expect(await call(suite.url, "GET", "/health/live")).toMatchObject({ status: 200, body: { status: "ok" } });
-    expect(await call(suite.url, "GET", "/health/ready")).toMatchObject({ status: 200, body: { status: "ok", database: kind } });
-    expect(await call(suite.url, "GET", "/health")).toMatchObject({ status: 200, body: { status: "ok", database: kind } });
+    expect(await call(suite.url, "GET", "/health/ready")).toMatchObject({
+      status: 200,
+      body: { status: "ok", database: kind },
+    });
+    expect(await call(suite.url, "GET", "/health")).toMatchObject({
+      status: 200,
+      body: { status: "ok", database: kind },
+    });
   });
 });
 
@@ -26,9 +32,18 @@ describe("health probes while the database is down", () => {
   beforeAll(async () => {
     // A PostgreSQL URL where nobody listens: every query fails at once with ECONNREFUSED.
     const databaseUrl = `postgres://postgres@127.0.0.1:${await freePort()}/postgres`;
-    knex = knexFactory({ client: "pg", connection: databaseUrl, pool: { min: 0, max: 2, propagateCreateError: true }, log: { warn: () => undefined } });
+    knex = knexFactory({
+      client: "pg",
+      connection: databaseUrl,
+      pool: { min: 0, max: 2, propagateCreateError: true },
+      log: { warn: () => undefined },
+    });
     const config = loadConfig({}, { databaseUrl, authToken: "secret", validateResponses: true });
-    const app = createApp({ services: { knex, databaseKind: "postgres", config }, logger: pino({ level: "silent" }), handlers });
+    const app = createApp({
+      services: { knex, databaseKind: "postgres", config },
+      logger: pino({ level: "silent" }),
+      handlers,
+    });
     server = http.createServer(app);
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -53,7 +68,9 @@ describe("health probes while the database is down", () => {
   });
 
   it("puts Retry-After on every 503, API operations included", async () => {
-    const res = await call(url, "GET", "/api/2.0/tracker/experiments/get?experiment_id=0", undefined, { authorization: "Bearer secret" });
+    const res = await call(url, "GET", "/api/2.0/tracker/experiments/get?experiment_id=0", undefined, {
+      authorization: "Bearer secret",
+    });
     expect(res.status).toBe(503);
     expect(res.headers.get("retry-after")).toBe(String(RETRY_AFTER_SECONDS));
   });

@@ -23,7 +23,9 @@ const wire = (v: number) => (Number.isNaN(v) ? "NaN" : v === Infinity ? "Infinit
 function checkMetricShape(item: unknown, withStep: boolean): void {
   expect(typeof item).toBe("object");
   const m = item as Record<string, unknown>;
-  expect(Object.keys(m).sort()).toEqual(withStep ? ["key", "step", "timestamp", "value"] : ["key", "timestamp", "value"]);
+  expect(Object.keys(m).sort()).toEqual(
+    withStep ? ["key", "step", "timestamp", "value"] : ["key", "timestamp", "value"],
+  );
   expect(typeof m.key).toBe("string");
   expect(typeof m.value === "number" || ["NaN", "Infinity", "-Infinity"].includes(m.value as string)).toBe(true);
   expect(Number.isInteger(m.timestamp)).toBe(true);
@@ -35,11 +37,14 @@ describe.each(testDatabases())("metrics/get-history streaming on %s", (kind) => 
   const { api } = suite;
   let runId: string;
   beforeAll(async () => {
-    const experimentId = (await api.post<{ experiment_id: string }>("experiments/create", { name: "history-stream" })).body.experiment_id;
-    runId = (await api.post<{ run: { info: { run_id: string } } }>("runs/create", { experiment_id: experimentId })).body.run.info.run_id;
+    const experimentId = (await api.post<{ experiment_id: string }>("experiments/create", { name: "history-stream" }))
+      .body.experiment_id;
+    runId = (await api.post<{ run: { info: { run_id: string } } }>("runs/create", { experiment_id: experimentId })).body
+      .run.info.run_id;
     for (let start = 0; start < POINTS; start += 1000) {
       const metrics = [];
-      for (let i = start; i < Math.min(POINTS, start + 1000); i++) metrics.push({ key: "loss", value: wire(valueAt(i)), timestamp: 1000 + i, step: i });
+      for (let i = start; i < Math.min(POINTS, start + 1000); i++)
+        metrics.push({ key: "loss", value: wire(valueAt(i)), timestamp: 1000 + i, step: i });
       const res = await api.post("runs/log-batch", { run_id: runId, metrics });
       expect(res.status, JSON.stringify(res.body)).toBe(200);
     }
@@ -50,7 +55,12 @@ describe.each(testDatabases())("metrics/get-history streaming on %s", (kind) => 
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toBe("application/json; charset=utf-8");
     const text = await res.text();
-    const expected = Array.from({ length: POINTS }, (_, i) => ({ key: "loss", value: wire(valueAt(i)), timestamp: 1000 + i, step: i }));
+    const expected = Array.from({ length: POINTS }, (_, i) => ({
+      key: "loss",
+      value: wire(valueAt(i)),
+      timestamp: 1000 + i,
+      step: i,
+    }));
     expect(text).toBe(JSON.stringify({ metrics: expected }));
     const body = JSON.parse(text) as { metrics: unknown[] };
     expect(Object.keys(body)).toEqual(["metrics"]);
@@ -58,7 +68,9 @@ describe.each(testDatabases())("metrics/get-history streaming on %s", (kind) => 
   });
 
   it("streams the preview revisions' shape (no step)", async () => {
-    const res = await fetch(`${suite.url}/api/2.0/preview/tracker/metrics/get-history?run_uuid=${runId}&metric_key=loss`);
+    const res = await fetch(
+      `${suite.url}/api/2.0/preview/tracker/metrics/get-history?run_uuid=${runId}&metric_key=loss`,
+    );
     expect(res.status).toBe(200);
     const body = JSON.parse(await res.text()) as { metrics: unknown[] };
     expect(body.metrics).toHaveLength(POINTS);

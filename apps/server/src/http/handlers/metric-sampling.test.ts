@@ -15,32 +15,49 @@ describe.each(testDatabases())("metrics/get-history-bulk-interval on %s", (kind)
   const runs: Record<string, string> = {};
   const BIG = 10_000;
   const bulk = async (query: Record<string, unknown>, prefix = "/api/2.0/tracker") =>
-    call<{ metrics: Point[]; error_code?: string; message?: string }>(server.url, "GET", `${prefix}/metrics/get-history-bulk-interval`, query);
+    call<{ metrics: Point[]; error_code?: string; message?: string }>(
+      server.url,
+      "GET",
+      `${prefix}/metrics/get-history-bulk-interval`,
+      query,
+    );
 
   beforeAll(async () => {
     server = await startTestServer(kind);
     api = trackingApi(server.url);
     const exp = await api.post<{ experiment_id: string }>("experiments/create", { name: "sampling" });
     const create = async (name: string) => {
-      const res = await api.post<{ run: { info: { run_id: string } } }>("runs/create", { experiment_id: exp.body.experiment_id, run_name: name });
+      const res = await api.post<{ run: { info: { run_id: string } } }>("runs/create", {
+        experiment_id: exp.body.experiment_id,
+        run_name: name,
+      });
       runs[name] = res.body.run.info.run_id;
       return runs[name]!;
     };
     const log = async (id: string, values: Array<{ step: number; value: number | string }>) => {
       for (let i = 0; i < values.length; i += 1000) {
-        const metrics = values.slice(i, i + 1000).map((v) => ({ key: "loss", value: v.value, step: v.step, timestamp: 1_000_000 + v.step }));
+        const metrics = values
+          .slice(i, i + 1000)
+          .map((v) => ({ key: "loss", value: v.value, step: v.step, timestamp: 1_000_000 + v.step }));
         const res = await api.post("runs/log-batch", { run_id: id, metrics });
         expect(res.status).toBe(200);
       }
     };
     // Logged out of step order on purpose: sampling orders by step.
-    await log(await create("few"), [{ step: 2, value: 0.2 }, { step: 0, value: 1 }, { step: 1, value: 0.5 }]);
+    await log(await create("few"), [
+      { step: 2, value: 0.2 },
+      { step: 0, value: 1 },
+      { step: 1, value: 0.5 },
+    ]);
     await log(await create("one"), [{ step: 7, value: 3 }]);
     const big = Array.from({ length: BIG }, (_, step) => ({ step, value: Math.sin(step / 100) }));
     big[4321]!.value = 1000;
     big[8765]!.value = -1000;
     await log(await create("big"), big);
-    const nan = Array.from({ length: 400 }, (_, step) => ({ step, value: step === 0 || step === 200 ? "NaN" : step % 7 }));
+    const nan = Array.from({ length: 400 }, (_, step) => ({
+      step,
+      value: step === 0 || step === 200 ? "NaN" : step % 7,
+    }));
     await log(await create("nan"), nan);
     await create("empty");
   });
@@ -52,8 +69,14 @@ describe.each(testDatabases())("metrics/get-history-bulk-interval on %s", (kind)
     const res = await bulk({ run_ids: [runs.few, runs.one, runs.empty], metric_key: "loss" });
     expect(res.status).toBe(200);
     const few = res.body.metrics.filter((m) => m.run_id === runs.few);
-    expect(few.map((m) => [m.step, m.value])).toEqual([[0, 1], [1, 0.5], [2, 0.2]]);
-    expect(res.body.metrics.filter((m) => m.run_id === runs.one)).toEqual([{ key: "loss", value: 3, timestamp: 1_000_007, step: 7, run_id: runs.one }]);
+    expect(few.map((m) => [m.step, m.value])).toEqual([
+      [0, 1],
+      [1, 0.5],
+      [2, 0.2],
+    ]);
+    expect(res.body.metrics.filter((m) => m.run_id === runs.one)).toEqual([
+      { key: "loss", value: 3, timestamp: 1_000_007, step: 7, run_id: runs.one },
+    ]);
     expect(res.body.metrics.some((m) => m.run_id === runs.empty)).toBe(false);
   });
 
@@ -88,9 +111,23 @@ describe.each(testDatabases())("metrics/get-history-bulk-interval on %s", (kind)
   it("limits to a step range, inclusive", async () => {
     const res = await bulk({ run_ids: [runs.big, runs.few], metric_key: "loss", start_step: 1, end_step: 2 });
     expect(res.body.metrics.map((m) => [m.run_id === runs.big ? "big" : "few", m.step])).toEqual(
-      [["big", 1], ["big", 2], ["few", 1], ["few", 2]].sort((a, b) => ((a[0] === "big") === (runs.big! < runs.few!) ? -1 : 1) - ((b[0] === "big") === (runs.big! < runs.few!) ? -1 : 1)),
+      [
+        ["big", 1],
+        ["big", 2],
+        ["few", 1],
+        ["few", 2],
+      ].sort(
+        (a, b) =>
+          ((a[0] === "big") === runs.big! < runs.few! ? -1 : 1) - ((b[0] === "big") === runs.big! < runs.few! ? -1 : 1),
+      ),
     );
-    const sampled = await bulk({ run_ids: [runs.big], metric_key: "loss", start_step: 5000, end_step: 9999, max_results: 40 });
+    const sampled = await bulk({
+      run_ids: [runs.big],
+      metric_key: "loss",
+      start_step: 5000,
+      end_step: 9999,
+      max_results: 40,
+    });
     expect(sampled.body.metrics.every((m) => m.step >= 5000 && m.step <= 9999)).toBe(true);
     expect(sampled.body.metrics.some((m) => m.value === -1000)).toBe(true);
     expect(sampled.body.metrics.some((m) => m.value === 1000)).toBe(false);
@@ -111,7 +148,10 @@ describe.each(testDatabases())("metrics/get-history-bulk-interval on %s", (kind)
     };
     await bad({ metric_key: "loss" }, /run_ids/);
     await bad({ run_ids: [runs.few] }, /metric_key/);
-    await bad({ run_ids: Array.from({ length: 101 }, (_, i) => i.toString(16).padStart(32, "0")), metric_key: "loss" }, /run_ids/);
+    await bad(
+      { run_ids: Array.from({ length: 101 }, (_, i) => i.toString(16).padStart(32, "0")), metric_key: "loss" },
+      /run_ids/,
+    );
     await bad({ run_ids: [runs.few], metric_key: "loss", max_results: 0 }, /max_results/);
     await bad({ run_ids: [runs.few], metric_key: "loss", max_results: 2501 }, /max_results/);
     await bad({ run_ids: [runs.few], metric_key: "loss", start_step: 3 }, /start_step/);

@@ -13,6 +13,14 @@ export const metricSamplingHandlers: HandlerTable = {
       endStep: optionalInt(input, "end_step"),
       maxResults: optionalInt(input, "max_results"),
     });
-    return { metrics: points.map((p) => ({ key: p.key, value: doubleOut(p.value), timestamp: p.timestamp, step: p.step, run_id: p.runId })) };
+    return {
+      metrics: points.map((p) => ({
+        key: p.key,
+        value: doubleOut(p.value),
+        timestamp: p.timestamp,
+        step: p.step,
+        run_id: p.runId,
+      })),
+    };
   },
 };

@@ -17,7 +17,9 @@ const A = "/api/2.0/mlflow-artifacts/artifacts";
 /** Every file below a folder, relative, with upload temporaries included. */
 function filesBelow(dir: string): string[] {
   if (!fs.existsSync(dir)) return [];
-  return (fs.readdirSync(dir, { recursive: true }) as string[]).filter((f) => fs.statSync(path.join(dir, f)).isFile()).sort();
+  return (fs.readdirSync(dir, { recursive: true }) as string[])
+    .filter((f) => fs.statSync(path.join(dir, f)).isFile())
+    .sort();
 }
 
 async function until(check: () => boolean): Promise<void> {
@@ -32,15 +34,21 @@ describe.each(testDatabases())("artifact service on %s", (kind) => {
   let runId: string;
   let base: string; // `<exp>/<run>/artifacts`
   const url = (p: string) => `${server.url}${A}/${p}`;
-  const put = (p: string, body: string | Buffer, headers: Record<string, string> = {}) => fetch(url(p), { method: "PUT", body, headers });
+  const put = (p: string, body: string | Buffer, headers: Record<string, string> = {}) =>
+    fetch(url(p), { method: "PUT", body, headers });
 
   beforeAll(async () => {
     server = await startTestServer(kind);
     dest = path.join(server.dataDir, "artifacts");
     outside = fs.mkdtempSync(path.join(os.tmpdir(), "tracker-victim-"));
     fs.writeFileSync(path.join(outside, "secret.txt"), "top secret");
-    exp = (await trackingApi(server.url).post<{ experiment_id: string }>("experiments/create", { name: "artifacts" })).body.experiment_id;
-    const run = (await trackingApi(server.url).post<{ run: { info: { run_id: string; artifact_uri: string } } }>("runs/create", { experiment_id: exp })).body.run.info;
+    exp = (await trackingApi(server.url).post<{ experiment_id: string }>("experiments/create", { name: "artifacts" }))
+      .body.experiment_id;
+    const run = (
+      await trackingApi(server.url).post<{ run: { info: { run_id: string; artifact_uri: string } } }>("runs/create", {
+        experiment_id: exp,
+      })
+    ).body.run.info;
     runId = run.run_id;
     expect(run.artifact_uri).toBe(`mlflow-artifacts:/${exp}/${runId}/artifacts`);
     base = `${exp}/${runId}/artifacts`;
@@ -65,9 +73,22 @@ describe.each(testDatabases())("artifact service on %s", (kind) => {
         { path: "sub", is_dir: true },
       ],
     });
-    expect(await list(`${base}/sub/`)).toEqual({ files: [{ path: "a.csv", is_dir: false, file_size: 8 }, { path: "nested", is_dir: true }] });
+    expect(await list(`${base}/sub/`)).toEqual({
+      files: [
+        { path: "a.csv", is_dir: false, file_size: 8 },
+        { path: "nested", is_dir: true },
+      ],
+    });
     for (const p of [`${base}/sub/a.csv`, `${base}/nope`, `${base}/empty-dir`]) expect(await list(p)).toEqual({});
-    expect(await (await fetch(`/ajax-api/2.0/mlflow-artifacts/artifacts?path=${encodeURIComponent(base)}`, { base: server.url } as never).catch(() => fetch(`${server.url}/ajax-api/2.0/mlflow-artifacts/artifacts?path=${encodeURIComponent(base)}`))).json()).toMatchObject({ files: expect.any(Array) });
+    expect(
+      await (
+        await fetch(`/ajax-api/2.0/mlflow-artifacts/artifacts?path=${encodeURIComponent(base)}`, {
+          base: server.url,
+        } as never).catch(() =>
+          fetch(`${server.url}/ajax-api/2.0/mlflow-artifacts/artifacts?path=${encodeURIComponent(base)}`),
+        )
+      ).json(),
+    ).toMatchObject({ files: expect.any(Array) });
     const got = await fetch(url(`${base}/sub/nested/b.bin`));
     expect(got.status).toBe(200);
     expect(Buffer.from(await got.arrayBuffer())).toEqual(Buffer.from([0, 1, 2]));
@@ -83,10 +104,22 @@ describe.each(testDatabases())("artifact service on %s", (kind) => {
   });
 
   it("accepts chunked uploads (an empty file as MLflow's client sends it, and a large one) and keeps connections alive", async () => {
-    const empty = await rawRequest(server.port, "PUT", `${A}/${base}/chunked/empty`, { "Transfer-Encoding": "chunked" }, chunked());
+    const empty = await rawRequest(
+      server.port,
+      "PUT",
+      `${A}/${base}/chunked/empty`,
+      { "Transfer-Encoding": "chunked" },
+      chunked(),
+    );
     expect(empty?.status).toBe(200);
     const data = Buffer.alloc(2500, 7);
-    const big = await rawRequest(server.port, "PUT", `${A}/${base}/chunked/big`, { "Transfer-Encoding": "chunked" }, chunked(data.subarray(0, 1000), data.subarray(1000)));
+    const big = await rawRequest(
+      server.port,
+      "PUT",
+      `${A}/${base}/chunked/big`,
+      { "Transfer-Encoding": "chunked" },
+      chunked(data.subarray(0, 1000), data.subarray(1000)),
+    );
     expect(big?.status).toBe(200);
     expect(big?.headers.connection).toBe("keep-alive");
     expect(fs.readFileSync(path.join(dest, base, "chunked", "big"))).toEqual(data);
@@ -113,7 +146,13 @@ describe.each(testDatabases())("artifact service on %s", (kind) => {
     ];
     for (const p of escapes) {
       for (const method of ["GET", "PUT", "DELETE"]) {
-        const answer = await rawRequest(server.port, method, `${A}/${p}`, method === "PUT" ? { "Content-Length": 4 } : {}, method === "PUT" ? "evil" : "");
+        const answer = await rawRequest(
+          server.port,
+          method,
+          `${A}/${p}`,
+          method === "PUT" ? { "Content-Length": 4 } : {},
+          method === "PUT" ? "evil" : "",
+        );
         expect(answer?.status, `${method} ${p}: ${answer?.body}`).toBe(400);
         expect(JSON.parse(answer!.body)).toMatchObject({ error_code: "INVALID_PARAMETER_VALUE" });
         expect(answer!.body).not.toContain(server.dataDir);
@@ -123,7 +162,11 @@ describe.each(testDatabases())("artifact service on %s", (kind) => {
       const answer = await rawRequest(server.port, "GET", `${A}?path=${encodeURIComponent(p)}`);
       expect(answer?.status, `list ${p}`).toBe(400);
     }
-    for (const q of [`run_uuid=${runId}&path=../../../../${victim}/secret.txt`, `run_uuid=${runId}&path=/etc/hostname`, `run_uuid=${runId}&path=links/out-file`]) {
+    for (const q of [
+      `run_uuid=${runId}&path=../../../../${victim}/secret.txt`,
+      `run_uuid=${runId}&path=/etc/hostname`,
+      `run_uuid=${runId}&path=links/out-file`,
+    ]) {
       expect((await rawRequest(server.port, "GET", `/get-artifact?${q.replace(/\//g, "%2F")}`))?.status, q).toBe(400);
     }
     expect(fs.readFileSync(path.join(outside, "secret.txt"), "utf8")).toBe("top secret");
@@ -141,9 +184,23 @@ describe.each(testDatabases())("artifact service on %s", (kind) => {
   });
 
   it("stores nothing when the body is shorter than its Content-Length or the connection is cut", async () => {
-    const cut = await rawRequest(server.port, "PUT", `${A}/${base}/cut/short.txt`, { "Content-Length": 1000 }, "0123456789", "end");
+    const cut = await rawRequest(
+      server.port,
+      "PUT",
+      `${A}/${base}/cut/short.txt`,
+      { "Content-Length": 1000 },
+      "0123456789",
+      "end",
+    );
     if (cut) expect(cut.status).toBe(400);
-    await rawRequest(server.port, "PUT", `${A}/${base}/cut/aborted.txt`, { "Content-Length": 100000 }, Buffer.alloc(5000, 1), "destroy");
+    await rawRequest(
+      server.port,
+      "PUT",
+      `${A}/${base}/cut/aborted.txt`,
+      { "Content-Length": 100000 },
+      Buffer.alloc(5000, 1),
+      "destroy",
+    );
     await until(() => filesBelow(path.join(dest, base, "cut")).length === 0);
     expect(filesBelow(path.join(dest, base, "cut"))).toEqual([]);
     expect((await fetch(url(`${base}/cut/short.txt`))).status).toBe(404);
@@ -185,11 +242,19 @@ describe.each(testDatabases())("artifact service on %s", (kind) => {
     const modified = full.headers.get("last-modified")!;
     expect(etag).toBeTruthy();
     // (raw requests: fetch adds `Cache-Control: no-cache` to conditional requests, which forces a 200)
-    expect((await rawRequest(server.port, "GET", `${A}/${base}/serve/data.txt`, { "If-None-Match": etag }))?.status).toBe(304);
-    expect((await rawRequest(server.port, "GET", `${A}/${base}/serve/data.txt`, { "If-Modified-Since": modified }))?.status).toBe(304);
-    expect((await rawRequest(server.port, "GET", `${A}/${base}/serve/data.txt`, { "If-None-Match": '"other"' }))?.status).toBe(200);
+    expect(
+      (await rawRequest(server.port, "GET", `${A}/${base}/serve/data.txt`, { "If-None-Match": etag }))?.status,
+    ).toBe(304);
+    expect(
+      (await rawRequest(server.port, "GET", `${A}/${base}/serve/data.txt`, { "If-Modified-Since": modified }))?.status,
+    ).toBe(304);
+    expect(
+      (await rawRequest(server.port, "GET", `${A}/${base}/serve/data.txt`, { "If-None-Match": '"other"' }))?.status,
+    ).toBe(200);
     expect((await fetch(url(`${base}/serve/data.txt`), { headers: { Range: "bytes=50-60" } })).status).toBe(416);
-    const browser = await fetch(`${server.url}/get-artifact?run_uuid=${runId}&path=serve/data.txt`, { headers: { Range: "bytes=0-0" } });
+    const browser = await fetch(`${server.url}/get-artifact?run_uuid=${runId}&path=serve/data.txt`, {
+      headers: { Range: "bytes=0-0" },
+    });
     expect(browser.status).toBe(206);
     expect(await browser.text()).toBe("0");
   });
@@ -207,36 +272,57 @@ describe.each(testDatabases())("artifact service on %s", (kind) => {
     const names = Array.from({ length: 40 }, (_, i) => `par/f${i}.txt`);
     const answers = await Promise.all(names.map((n, i) => put(`${base}/${n}`, `content ${i}`)));
     expect(answers.map((r) => r.status)).toEqual(names.map(() => 200));
-    for (const [i, n] of names.entries()) expect(fs.readFileSync(path.join(dest, base, n), "utf8")).toBe(`content ${i}`);
-    const run = (await trackingApi(server.url).post<{ run: { info: { run_id: string } } }>("runs/create", { experiment_id: exp })).body.run.info.run_id;
+    for (const [i, n] of names.entries())
+      expect(fs.readFileSync(path.join(dest, base, n), "utf8")).toBe(`content ${i}`);
+    const run = (
+      await trackingApi(server.url).post<{ run: { info: { run_id: string } } }>("runs/create", { experiment_id: exp })
+    ).body.run.info.run_id;
     expect((await put(`${exp}/${run}/artifacts/a.txt`, "a")).status).toBe(200);
     await trackingApi(server.url).post("runs/delete", { run_id: run });
     const refused = await put(`${exp}/${run}/artifacts/b.txt`, "b");
     expect(refused.status).toBe(400);
-    expect(await refused.json()).toMatchObject({ error_code: "INVALID_PARAMETER_VALUE", message: expect.stringContaining("active") });
+    expect(await refused.json()).toMatchObject({
+      error_code: "INVALID_PARAMETER_VALUE",
+      message: expect.stringContaining("active"),
+    });
     expect((await fetch(url(`${exp}/${run}/artifacts/`), { method: "DELETE" })).status).toBe(200);
   });
 
   it("serves runs' and model versions' files through the browser endpoints and the revisions' artifact operations", async () => {
     await put(`${base}/model/MLmodel`, "flavors: {}\n");
     const c = trackingApi(server.url);
-    const listed = await c.get<{ root_uri: string; files: unknown[] }>("artifacts/list", { run_id: runId, path: "model" });
-    expect(listed.body).toEqual({ root_uri: `mlflow-artifacts:/${base}`, files: [{ path: "model/MLmodel", is_dir: false, file_size: 12 }] });
+    const listed = await c.get<{ root_uri: string; files: unknown[] }>("artifacts/list", {
+      run_id: runId,
+      path: "model",
+    });
+    expect(listed.body).toEqual({
+      root_uri: `mlflow-artifacts:/${base}`,
+      files: [{ path: "model/MLmodel", is_dir: false, file_size: 12 }],
+    });
     const a = await fetch(`${server.url}/api/2.0/preview/tracker/artifacts/get?run_uuid=${runId}&path=model/MLmodel`);
     expect(await a.text()).toBe("flavors: {}\n");
     const viaUi = await fetch(`${server.url}/get-artifact?run_id=${runId}&path=model%2FMLmodel`);
     expect(viaUi.status).toBe(200);
     expect(viaUi.headers.get("content-type")).toBe("application/octet-stream");
     await call(server.url, "POST", "/api/2.0/preview/tracker/registered-models/create", { name: "m" });
-    await call(server.url, "POST", "/api/2.0/preview/tracker/model-versions/create", { name: "m", source: `runs:/${runId}/model`, run_id: runId });
-    await call(server.url, "POST", "/api/2.0/preview/tracker/model-versions/create", { name: "m", source: `mlflow-artifacts:/${base}/model` });
+    await call(server.url, "POST", "/api/2.0/preview/tracker/model-versions/create", {
+      name: "m",
+      source: `runs:/${runId}/model`,
+      run_id: runId,
+    });
+    await call(server.url, "POST", "/api/2.0/preview/tracker/model-versions/create", {
+      name: "m",
+      source: `mlflow-artifacts:/${base}/model`,
+    });
     for (const version of ["1", "2"]) {
       const mv = await fetch(`${server.url}/model-versions/get-artifact?name=m&version=${version}&path=MLmodel`);
       expect(mv.status, version).toBe(200);
       expect(await mv.text()).toBe("flavors: {}\n");
     }
     expect((await fetch(`${server.url}/model-versions/get-artifact?name=m&version=9&path=MLmodel`)).status).toBe(404);
-    expect((await fetch(`${server.url}/model-versions/get-artifact?name=m&version=1&path=..%2F..%2Fx`)).status).toBe(400);
+    expect((await fetch(`${server.url}/model-versions/get-artifact?name=m&version=1&path=..%2F..%2Fx`)).status).toBe(
+      400,
+    );
     expect((await fetch(`${server.url}/get-artifact?run_uuid=${"0".repeat(32)}&path=x`)).status).toBe(404);
   });
 });
@@ -250,7 +336,13 @@ describe("artifact service configuration", () => {
       const early = await rawRequest(server.port, "PUT", `${A}/1/big.bin`, { "Content-Length": 5000 });
       expect(early?.status).toBe(413);
       expect(JSON.parse(early!.body)).toMatchObject({ error_code: "REQUEST_TOO_LARGE" });
-      const streamed = await rawRequest(server.port, "PUT", `${A}/1/big.bin`, { "Transfer-Encoding": "chunked" }, chunked(Buffer.alloc(800), Buffer.alloc(800)));
+      const streamed = await rawRequest(
+        server.port,
+        "PUT",
+        `${A}/1/big.bin`,
+        { "Transfer-Encoding": "chunked" },
+        chunked(Buffer.alloc(800), Buffer.alloc(800)),
+      );
       expect(streamed?.status).toBe(413);
       expect((await fetch(`${server.url}${A}/1/ok.bin`, { method: "PUT", body: Buffer.alloc(1000) })).status).toBe(200);
       await until(() => !filesBelow(dest).some((f) => f.includes("tracker-upload")));
@@ -269,16 +361,26 @@ describe("artifact service configuration", () => {
       const disabled = await fetch(`${off.url}${A}/1/x.txt`);
       expect(disabled.status).toBe(503);
       expect(await disabled.json()).toMatchObject({ error_code: "TEMPORARILY_UNAVAILABLE" });
-      expect((await trackingApi(off.url).get<{ experiment: { artifact_location: string } }>("experiments/get", { experiment_id: "0" })).body.experiment.artifact_location).toBe(
-        path.join(off.dataDir, "artifacts", "0"),
-      );
+      expect(
+        (
+          await trackingApi(off.url).get<{ experiment: { artifact_location: string } }>("experiments/get", {
+            experiment_id: "0",
+          })
+        ).body.experiment.artifact_location,
+      ).toBe(path.join(off.dataDir, "artifacts", "0"));
       expect((await trackingApi(only.url).get("experiments/get", { experiment_id: "0" })).status).toBe(503);
       expect((await fetch(`${only.url}${A}/1/x.txt`, { method: "PUT", body: "x" })).status).toBe(200);
       expect((await fetch(`${only.url}/model-versions/get-artifact?name=m&version=1&path=x`)).status).toBe(503);
-      const exp = (await trackingApi(local.url).post<{ experiment_id: string }>("experiments/create", { name: "local" })).body.experiment_id;
-      expect((await trackingApi(local.url).get<{ experiment: { artifact_location: string } }>("experiments/get", { experiment_id: exp })).body.experiment.artifact_location).toBe(
-        path.join(root, exp),
-      );
+      const exp = (
+        await trackingApi(local.url).post<{ experiment_id: string }>("experiments/create", { name: "local" })
+      ).body.experiment_id;
+      expect(
+        (
+          await trackingApi(local.url).get<{ experiment: { artifact_location: string } }>("experiments/get", {
+            experiment_id: exp,
+          })
+        ).body.experiment.artifact_location,
+      ).toBe(path.join(root, exp));
     } finally {
       await Promise.all([off.dispose(), only.dispose(), local.dispose()]);
       fs.rmSync(root, { recursive: true, force: true });

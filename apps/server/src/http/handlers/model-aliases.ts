@@ -10,7 +10,12 @@ const bodyOrQuery = (input: Input, query: Input): Input => (Object.keys(input).l
 
 export const modelAliasHandlers: HandlerTable = {
   async setRegisteredModelAlias({ input, services }) {
-    await aliases.setRegisteredModelAlias(services, requiredString(input, "name"), requiredString(input, "alias"), requiredString(input, "version"));
+    await aliases.setRegisteredModelAlias(
+      services,
+      requiredString(input, "name"),
+      requiredString(input, "alias"),
+      requiredString(input, "version"),
+    );
     return {};
   },
 
@@ -21,7 +26,11 @@ export const modelAliasHandlers: HandlerTable = {
   },
 
   async getModelVersionByAlias({ input, services }) {
-    const version = await aliases.getModelVersionByAlias(services, requiredString(input, "name"), requiredString(input, "alias"));
+    const version = await aliases.getModelVersionByAlias(
+      services,
+      requiredString(input, "name"),
+      requiredString(input, "alias"),
+    );
     return { model_version: modelVersionOut(version, true) };
   },
 };

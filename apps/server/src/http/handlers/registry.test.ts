@@ -45,7 +45,8 @@ interface VersionPage {
 const tick = () => new Promise((resolve) => setTimeout(resolve, 5));
 
 /** Percent-encodes everything but RFC 3986 unreserved characters (spaces as %20, quotes as %27). */
-const strictEncode = (s: string) => encodeURIComponent(s).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+const strictEncode = (s: string) =>
+  encodeURIComponent(s).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 
 /**
  * The client of the test server with GET query strings strictly percent-encoded: the validator
@@ -58,7 +59,9 @@ function strictApiAt(baseUrl: string, prefix: string): Api {
     ...base,
     get: <T = Record<string, unknown>>(op: string, input: Record<string, unknown> = {}) => {
       const query = Object.entries(input)
-        .flatMap(([key, value]) => (Array.isArray(value) ? value : [value]).map((item) => `${strictEncode(key)}=${strictEncode(String(item))}`))
+        .flatMap(([key, value]) =>
+          (Array.isArray(value) ? value : [value]).map((item) => `${strictEncode(key)}=${strictEncode(String(item))}`),
+        )
         .join("&");
       return call<T>(baseUrl, "GET", `/api/${prefix}/${op}${query ? `?${query}` : ""}`);
     },
@@ -92,7 +95,11 @@ describe.each(testDatabases())("revision C model registry on %s", (kind) => {
     return res.body.registered_model;
   };
   const createVersion = async (name: string, extra: Record<string, unknown> = {}): Promise<ModelVersion> => {
-    const res = await api.post<{ model_version: ModelVersion }>("model-versions/create", { name, source: `s3://bucket/${name}/model`, ...extra });
+    const res = await api.post<{ model_version: ModelVersion }>("model-versions/create", {
+      name,
+      source: `s3://bucket/${name}/model`,
+      ...extra,
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     return res.body.model_version;
   };
@@ -111,7 +118,12 @@ describe.each(testDatabases())("revision C model registry on %s", (kind) => {
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     return res.body.model_version;
   };
-  const expectError = (res: { status: number; body: unknown }, status: number, code: string, message?: string | RegExp) => {
+  const expectError = (
+    res: { status: number; body: unknown },
+    status: number,
+    code: string,
+    message?: string | RegExp,
+  ) => {
     expect(res.status, JSON.stringify(res.body)).toBe(status);
     expect(res.body).toMatchObject({ error_code: code });
     if (message !== undefined) expect((res.body as { message: string }).message).toMatch(message);
@@ -172,7 +184,12 @@ describe.each(testDatabases())("revision C model registry on %s", (kind) => {
     it("refuses a missing, empty or over-long name and bad tags with INVALID_PARAMETER_VALUE", async () => {
       expectError(await api.post("registered-models/create", {}), 400, "INVALID_PARAMETER_VALUE", /name/);
       expectError(await api.post("registered-models/create", { name: "" }), 400, "INVALID_PARAMETER_VALUE", /name/);
-      expectError(await api.post("registered-models/create", { name: "n".repeat(501) }), 400, "INVALID_PARAMETER_VALUE", /500/);
+      expectError(
+        await api.post("registered-models/create", { name: "n".repeat(501) }),
+        400,
+        "INVALID_PARAMETER_VALUE",
+        /500/,
+      );
       expect((await api.post("registered-models/create", { name: "n".repeat(500) })).status).toBe(200);
       const bad = [
         [{ key: "../up", value: "v" }],
@@ -182,13 +199,22 @@ describe.each(testDatabases())("revision C model registry on %s", (kind) => {
         [{ value: "no key" }],
       ];
       for (const tags of bad) {
-        expectError(await api.post("registered-models/create", { name: "rm-bad-tags", tags }), 400, "INVALID_PARAMETER_VALUE");
+        expectError(
+          await api.post("registered-models/create", { name: "rm-bad-tags", tags }),
+          400,
+          "INVALID_PARAMETER_VALUE",
+        );
       }
       expectError(await api.get("registered-models/get", { name: "rm-bad-tags" }), 404, "RESOURCE_DOES_NOT_EXIST");
     });
 
     it("answers 404 RESOURCE_DOES_NOT_EXIST for an unknown model and 400 without a name", async () => {
-      expectError(await api.get("registered-models/get", { name: "rm-nope" }), 404, "RESOURCE_DOES_NOT_EXIST", "Registered Model with name=rm-nope not found");
+      expectError(
+        await api.get("registered-models/get", { name: "rm-nope" }),
+        404,
+        "RESOURCE_DOES_NOT_EXIST",
+        "Registered Model with name=rm-nope not found",
+      );
       expectError(await api.get("registered-models/get", {}), 400, "INVALID_PARAMETER_VALUE", /name/);
     });
 
@@ -208,12 +234,17 @@ describe.each(testDatabases())("revision C model registry on %s", (kind) => {
     it("is served under the mlflow alias too", async () => {
       await createModel("rm-alias");
       const mlflow = strictApiAt(server.url, "2.0/preview/mlflow");
-      const res = await mlflow.get<{ registered_model: RegisteredModel }>("registered-models/get", { name: "rm-alias" });
-      expect(res.status).toBe(200);
-      expect(res.body.registered_model.name).toBe("rm-alias");
-      const plain = await apiAt(server.url, "2.0/mlflow").post<{ model_versions: ModelVersion[] }>("registered-models/get-latest-versions", {
+      const res = await mlflow.get<{ registered_model: RegisteredModel }>("registered-models/get", {
         name: "rm-alias",
       });
+      expect(res.status).toBe(200);
+      expect(res.body.registered_model.name).toBe("rm-alias");
+      const plain = await apiAt(server.url, "2.0/mlflow").post<{ model_versions: ModelVersion[] }>(
+        "registered-models/get-latest-versions",
+        {
+          name: "rm-alias",
+        },
+      );
       expect(plain.status).toBe(200);
       expect(plain.body.model_versions).toEqual([]);
     });
@@ -227,15 +258,24 @@ describe.each(testDatabases())("revision C model registry on %s", (kind) => {
       await createVersion("rm-rename-old", { tags: [{ key: "vt", value: "x" }] });
       await createVersion("rm-rename-old");
       await tick();
-      const res = await api.post<{ registered_model: RegisteredModel }>("registered-models/rename", { name: "rm-rename-old", new_name: "rm-rename-new" });
+      const res = await api.post<{ registered_model: RegisteredModel }>("registered-models/rename", {
+        name: "rm-rename-old",
+        new_name: "rm-rename-new",
+      });
       expect(res.status).toBe(200);
       expect(res.body.registered_model).toMatchObject({ name: "rm-rename-new", tags: [{ key: "a", value: "1" }] });
       expect(res.body.registered_model.last_updated_timestamp).toBeGreaterThan(model.last_updated_timestamp);
-      expect(res.body.registered_model.latest_versions).toEqual([expect.objectContaining({ name: "rm-rename-new", version: "2" })]);
+      expect(res.body.registered_model.latest_versions).toEqual([
+        expect.objectContaining({ name: "rm-rename-new", version: "2" }),
+      ]);
       const v1 = await getVersion("rm-rename-new", "1");
       expect(v1).toMatchObject({ name: "rm-rename-new", tags: [{ key: "vt", value: "x" }] });
       expectError(await api.get("registered-models/get", { name: "rm-rename-old" }), 404, "RESOURCE_DOES_NOT_EXIST");
-      expectError(await api.get("model-versions/get", { name: "rm-rename-old", version: "1" }), 404, "RESOURCE_DOES_NOT_EXIST");
+      expectError(
+        await api.get("model-versions/get", { name: "rm-rename-old", version: "1" }),
+        404,
+        "RESOURCE_DOES_NOT_EXIST",
+      );
       // Numbering continues under the new name.
       expect((await createVersion("rm-rename-new")).version).toBe("3");
     });
@@ -253,18 +293,37 @@ describe.each(testDatabases())("revision C model registry on %s", (kind) => {
     it("returns the model unchanged without new_name or with its own name", async () => {
       const model = await createModel("rm-rename-same");
       await tick();
-      const without = await api.post<{ registered_model: RegisteredModel }>("registered-models/rename", { name: "rm-rename-same" });
+      const without = await api.post<{ registered_model: RegisteredModel }>("registered-models/rename", {
+        name: "rm-rename-same",
+      });
       expect(without.status).toBe(200);
       expect(without.body.registered_model).toEqual(model);
-      const same = await api.post<{ registered_model: RegisteredModel }>("registered-models/rename", { name: "rm-rename-same", new_name: "rm-rename-same" });
+      const same = await api.post<{ registered_model: RegisteredModel }>("registered-models/rename", {
+        name: "rm-rename-same",
+        new_name: "rm-rename-same",
+      });
       expect(same.body.registered_model).toEqual(model);
     });
 
     it("answers 404 for an unknown model and 400 for a missing name or empty new_name", async () => {
-      expectError(await api.post("registered-models/rename", { name: "rm-rename-nope", new_name: "x" }), 404, "RESOURCE_DOES_NOT_EXIST");
-      expectError(await api.post("registered-models/rename", { new_name: "x" }), 400, "INVALID_PARAMETER_VALUE", /name/);
+      expectError(
+        await api.post("registered-models/rename", { name: "rm-rename-nope", new_name: "x" }),
+        404,
+        "RESOURCE_DOES_NOT_EXIST",
+      );
+      expectError(
+        await api.post("registered-models/rename", { new_name: "x" }),
+        400,
+        "INVALID_PARAMETER_VALUE",
+        /name/,
+      );
       await createModel("rm-rename-empty");
-      expectError(await api.post("registered-models/rename", { name: "rm-rename-empty", new_name: "" }), 400, "INVALID_PARAMETER_VALUE", /new_name/);
+      expectError(
+        await api.post("registered-models/rename", { name: "rm-rename-empty", new_name: "" }),
+        400,
+        "INVALID_PARAMETER_VALUE",
+        /new_name/,
+      );
     });
   });
 
@@ -272,19 +331,36 @@ describe.each(testDatabases())("revision C model registry on %s", (kind) => {
     it("replaces the description and moves last_updated_timestamp; without description nothing changes", async () => {
       const model = await createModel("rm-update", { description: "old" });
       await tick();
-      const res = await api.patch<{ registered_model: RegisteredModel }>("registered-models/update", { name: "rm-update", description: "new" });
+      const res = await api.patch<{ registered_model: RegisteredModel }>("registered-models/update", {
+        name: "rm-update",
+        description: "new",
+      });
       expect(res.status).toBe(200);
       expect(res.body.registered_model.description).toBe("new");
       expect(res.body.registered_model.last_updated_timestamp).toBeGreaterThan(model.last_updated_timestamp);
-      const unchanged = await api.patch<{ registered_model: RegisteredModel }>("registered-models/update", { name: "rm-update" });
+      const unchanged = await api.patch<{ registered_model: RegisteredModel }>("registered-models/update", {
+        name: "rm-update",
+      });
       expect(unchanged.body.registered_model).toEqual(res.body.registered_model);
-      const cleared = await api.patch<{ registered_model: RegisteredModel }>("registered-models/update", { name: "rm-update", description: "" });
+      const cleared = await api.patch<{ registered_model: RegisteredModel }>("registered-models/update", {
+        name: "rm-update",
+        description: "",
+      });
       expect(cleared.body.registered_model.description).toBe("");
     });
 
     it("answers 404 for an unknown model and 400 without a name", async () => {
-      expectError(await api.patch("registered-models/update", { name: "rm-update-nope", description: "x" }), 404, "RESOURCE_DOES_NOT_EXIST");
-      expectError(await api.patch("registered-models/update", { description: "x" }), 400, "INVALID_PARAMETER_VALUE", /name/);
+      expectError(
+        await api.patch("registered-models/update", { name: "rm-update-nope", description: "x" }),
+        404,
+        "RESOURCE_DOES_NOT_EXIST",
+      );
+      expectError(
+        await api.patch("registered-models/update", { description: "x" }),
+        400,
+        "INVALID_PARAMETER_VALUE",
+        /name/,
+      );
     });
   });
 
@@ -297,7 +373,11 @@ describe.each(testDatabases())("revision C model registry on %s", (kind) => {
       expect(res.status).toBe(200);
       expect(res.body).toEqual({});
       expectError(await api.get("registered-models/get", { name: "rm-delete" }), 404, "RESOURCE_DOES_NOT_EXIST");
-      expectError(await api.get("model-versions/get", { name: "rm-delete", version: "1" }), 404, "RESOURCE_DOES_NOT_EXIST");
+      expectError(
+        await api.get("model-versions/get", { name: "rm-delete", version: "1" }),
+        404,
+        "RESOURCE_DOES_NOT_EXIST",
+      );
       expect((await searchVersions({ filter: "name = 'rm-delete'" })).body.model_versions).toEqual([]);
       const again = await createModel("rm-delete");
       expect(again.tags).toEqual([]);
@@ -306,7 +386,11 @@ describe.each(testDatabases())("revision C model registry on %s", (kind) => {
     });
 
     it("answers 404 for an unknown model and 400 without a name", async () => {
-      expectError(await api.delete("registered-models/delete", { name: "rm-delete-nope" }), 404, "RESOURCE_DOES_NOT_EXIST");
+      expectError(
+        await api.delete("registered-models/delete", { name: "rm-delete-nope" }),
+        404,
+        "RESOURCE_DOES_NOT_EXIST",
+      );
       expectError(await api.delete("registered-models/delete", {}), 400, "INVALID_PARAMETER_VALUE", /name/);
     });
   });
@@ -347,22 +431,74 @@ describe.each(testDatabases())("revision C model registry on %s", (kind) => {
       for (const key of ["a", "missing"]) {
         expect((await api.delete("registered-models/delete-tag", { name: "rm-tags", key })).status).toBe(200);
       }
-      expectError(await api.delete("registered-models/delete-tag", { name: "rm-tags", key: "a%" }), 400, "INVALID_PARAMETER_VALUE");
+      expectError(
+        await api.delete("registered-models/delete-tag", { name: "rm-tags", key: "a%" }),
+        400,
+        "INVALID_PARAMETER_VALUE",
+      );
       expect((await getModel("rm-tags")).tags).toHaveLength(2);
     });
 
     it("answers 404 for an unknown model and 400 for missing fields or bad keys and values", async () => {
-      expectError(await api.post("registered-models/set-tag", { name: "rm-tags-nope", key: "k", value: "v" }), 404, "RESOURCE_DOES_NOT_EXIST");
-      expectError(await api.delete("registered-models/delete-tag", { name: "rm-tags-nope", key: "k" }), 404, "RESOURCE_DOES_NOT_EXIST");
+      expectError(
+        await api.post("registered-models/set-tag", { name: "rm-tags-nope", key: "k", value: "v" }),
+        404,
+        "RESOURCE_DOES_NOT_EXIST",
+      );
+      expectError(
+        await api.delete("registered-models/delete-tag", { name: "rm-tags-nope", key: "k" }),
+        404,
+        "RESOURCE_DOES_NOT_EXIST",
+      );
       await createModel("rm-tags-bad");
-      expectError(await api.post("registered-models/set-tag", { name: "rm-tags-bad", key: "k" }), 400, "INVALID_PARAMETER_VALUE", /value/);
-      expectError(await api.post("registered-models/set-tag", { name: "rm-tags-bad", value: "v" }), 400, "INVALID_PARAMETER_VALUE", /key/);
-      expectError(await api.post("registered-models/set-tag", { key: "k", value: "v" }), 400, "INVALID_PARAMETER_VALUE", /name/);
-      expectError(await api.post("registered-models/set-tag", { name: "rm-tags-bad", key: "/abs", value: "v" }), 400, "INVALID_PARAMETER_VALUE");
-      expectError(await api.post("registered-models/set-tag", { name: "rm-tags-bad", key: "k", value: "v".repeat(5001) }), 400, "INVALID_PARAMETER_VALUE");
-      expect((await api.post("registered-models/set-tag", { name: "rm-tags-bad", key: "k".repeat(250), value: "v".repeat(5000) })).status).toBe(200);
-      expectError(await api.delete("registered-models/delete-tag", { name: "rm-tags-bad" }), 400, "INVALID_PARAMETER_VALUE", /key/);
-      expectError(await api.delete("registered-models/delete-tag", { name: "rm-tags-bad", key: "k".repeat(251) }), 400, "INVALID_PARAMETER_VALUE");
+      expectError(
+        await api.post("registered-models/set-tag", { name: "rm-tags-bad", key: "k" }),
+        400,
+        "INVALID_PARAMETER_VALUE",
+        /value/,
+      );
+      expectError(
+        await api.post("registered-models/set-tag", { name: "rm-tags-bad", value: "v" }),
+        400,
+        "INVALID_PARAMETER_VALUE",
+        /key/,
+      );
+      expectError(
+        await api.post("registered-models/set-tag", { key: "k", value: "v" }),
+        400,
+        "INVALID_PARAMETER_VALUE",
+        /name/,
+      );
+      expectError(
+        await api.post("registered-models/set-tag", { name: "rm-tags-bad", key: "/abs", value: "v" }),
+        400,
+        "INVALID_PARAMETER_VALUE",
+      );
+      expectError(
+        await api.post("registered-models/set-tag", { name: "rm-tags-bad", key: "k", value: "v".repeat(5001) }),
+        400,
+        "INVALID_PARAMETER_VALUE",
+      );
+      expect(
+        (
+          await api.post("registered-models/set-tag", {
+            name: "rm-tags-bad",
+            key: "k".repeat(250),
+            value: "v".repeat(5000),
+          })
+        ).status,
+      ).toBe(200);
+      expectError(
+        await api.delete("registered-models/delete-tag", { name: "rm-tags-bad" }),
+        400,
+        "INVALID_PARAMETER_VALUE",
+        /key/,
+      );
+      expectError(
+        await api.delete("registered-models/delete-tag", { name: "rm-tags-bad", key: "k".repeat(251) }),
+        400,
+        "INVALID_PARAMETER_VALUE",
+      );
     });
   });
 
@@ -433,7 +569,8 @@ describe.each(testDatabases())("revision C model registry on %s", (kind) => {
       for (let i = 1; i < rows.length; i += 1) {
         const [a, b] = [rows[i - 1], rows[i]];
         expect(a.last_updated_timestamp).toBeGreaterThanOrEqual(b.last_updated_timestamp);
-        if (a.last_updated_timestamp === b.last_updated_timestamp) expect(Buffer.compare(Buffer.from(a.name), Buffer.from(b.name))).toBeLessThan(0);
+        if (a.last_updated_timestamp === b.last_updated_timestamp)
+          expect(Buffer.compare(Buffer.from(a.name), Buffer.from(b.name))).toBeLessThan(0);
       }
     });
 
@@ -474,10 +611,22 @@ describe.each(testDatabases())("revision C model registry on %s", (kind) => {
       const token = first.body.next_page_token as string;
       expect(token).toEqual(expect.any(String));
       expectError(await searchModels({ page_token: "not-a-token" }), 400, "INVALID_PARAMETER_VALUE", /page token/);
-      expectError(await searchModels({ page_token: `AAAAA${token.slice(5)}` }), 400, "INVALID_PARAMETER_VALUE", /page token/);
-      const forged = Buffer.from(JSON.stringify({ s: "registered-models/search", o: "name+", a: [42] })).toString("base64url");
+      expectError(
+        await searchModels({ page_token: `AAAAA${token.slice(5)}` }),
+        400,
+        "INVALID_PARAMETER_VALUE",
+        /page token/,
+      );
+      const forged = Buffer.from(JSON.stringify({ s: "registered-models/search", o: "name+", a: [42] })).toString(
+        "base64url",
+      );
       expectError(await searchModels({ page_token: forged }), 400, "INVALID_PARAMETER_VALUE", /page token/);
-      expectError(await searchModels({ page_token: token, order_by: "name DESC" }), 400, "INVALID_PARAMETER_VALUE", /page token/);
+      expectError(
+        await searchModels({ page_token: token, order_by: "name DESC" }),
+        400,
+        "INVALID_PARAMETER_VALUE",
+        /page token/,
+      );
     });
 
     it("rejects malformed filters, naming the problem", async () => {
@@ -485,7 +634,7 @@ describe.each(testDatabases())("revision C model registry on %s", (kind) => {
         ["name LIKE 'unclosed", /unterminated string/],
         ["description = 'x'", /unknown attribute 'description'/],
         ["name != 'x'", /'!=' is not allowed for name/],
-        ["name = \"x\"", /single quotes/],
+        ['name = "x"', /single quotes/],
         ["name = 'a' OR name = 'b'", /expected AND/],
         ["name = 'a' AND", /expected an identifier: name/],
         ["name = 5", /single quotes/],
@@ -502,10 +651,20 @@ describe.each(testDatabases())("revision C model registry on %s", (kind) => {
     });
 
     it("rejects an unknown order_by column, a bad direction and a repeated column", async () => {
-      expectError(await searchModels({ order_by: "creation_timestamp" }), 400, "INVALID_PARAMETER_VALUE", /unknown column 'creation_timestamp'/);
+      expectError(
+        await searchModels({ order_by: "creation_timestamp" }),
+        400,
+        "INVALID_PARAMETER_VALUE",
+        /unknown column 'creation_timestamp'/,
+      );
       expectError(await searchModels({ order_by: "name UP" }), 400, "INVALID_PARAMETER_VALUE", /ASC or DESC/);
       expectError(await searchModels({ order_by: "name ASC extra" }), 400, "INVALID_PARAMETER_VALUE", /order_by/);
-      expectError(await searchModels({ order_by: ["name", "name DESC"] }), 400, "INVALID_PARAMETER_VALUE", /more than once/);
+      expectError(
+        await searchModels({ order_by: ["name", "name DESC"] }),
+        400,
+        "INVALID_PARAMETER_VALUE",
+        /more than once/,
+      );
     });
   });
 
@@ -515,7 +674,10 @@ describe.each(testDatabases())("revision C model registry on %s", (kind) => {
       const seen: string[] = [];
       let token: string | undefined;
       do {
-        const res = await api.get<ModelPage>("registered-models/list", { max_results: 7, ...(token ? { page_token: token } : {}) });
+        const res = await api.get<ModelPage>("registered-models/list", {
+          max_results: 7,
+          ...(token ? { page_token: token } : {}),
+        });
         expect(res.status).toBe(200);
         seen.push(...names(res.body));
         token = res.body.next_page_token;
@@ -523,8 +685,18 @@ describe.each(testDatabases())("revision C model registry on %s", (kind) => {
       expect(seen).toEqual(all);
       const defaultPage = await api.get<ModelPage>("registered-models/list");
       expect(defaultPage.body.registered_models.length).toBe(Math.min(100, all.length));
-      expectError(await api.get("registered-models/list", { max_results: 1001 }), 400, "INVALID_PARAMETER_VALUE", /max_results/);
-      expectError(await api.get("registered-models/list", { page_token: "garbage" }), 400, "INVALID_PARAMETER_VALUE", /page token/);
+      expectError(
+        await api.get("registered-models/list", { max_results: 1001 }),
+        400,
+        "INVALID_PARAMETER_VALUE",
+        /max_results/,
+      );
+      expectError(
+        await api.get("registered-models/list", { page_token: "garbage" }),
+        400,
+        "INVALID_PARAMETER_VALUE",
+        /page token/,
+      );
     });
   });
 
@@ -585,13 +757,37 @@ describe.each(testDatabases())("revision C model registry on %s", (kind) => {
     });
 
     it("refuses a version of an unknown model (404) and missing name or source (400)", async () => {
-      expectError(await api.post("model-versions/create", { name: "mv-nope", source: "s3://x" }), 404, "RESOURCE_DOES_NOT_EXIST", "Registered Model with name=mv-nope not found");
-      await createModel("mv-create-bad");
-      expectError(await api.post("model-versions/create", { name: "mv-create-bad" }), 400, "INVALID_PARAMETER_VALUE", /source/);
-      expectError(await api.post("model-versions/create", { source: "s3://x" }), 400, "INVALID_PARAMETER_VALUE", /name/);
-      expectError(await api.post("model-versions/create", { name: "mv-create-bad", source: "" }), 400, "INVALID_PARAMETER_VALUE", /source/);
       expectError(
-        await api.post("model-versions/create", { name: "mv-create-bad", source: "s3://x", tags: [{ key: "..", value: "v" }] }),
+        await api.post("model-versions/create", { name: "mv-nope", source: "s3://x" }),
+        404,
+        "RESOURCE_DOES_NOT_EXIST",
+        "Registered Model with name=mv-nope not found",
+      );
+      await createModel("mv-create-bad");
+      expectError(
+        await api.post("model-versions/create", { name: "mv-create-bad" }),
+        400,
+        "INVALID_PARAMETER_VALUE",
+        /source/,
+      );
+      expectError(
+        await api.post("model-versions/create", { source: "s3://x" }),
+        400,
+        "INVALID_PARAMETER_VALUE",
+        /name/,
+      );
+      expectError(
+        await api.post("model-versions/create", { name: "mv-create-bad", source: "" }),
+        400,
+        "INVALID_PARAMETER_VALUE",
+        /source/,
+      );
+      expectError(
+        await api.post("model-versions/create", {
+          name: "mv-create-bad",
+          source: "s3://x",
+          tags: [{ key: "..", value: "v" }],
+        }),
         400,
         "INVALID_PARAMETER_VALUE",
       );
@@ -602,10 +798,28 @@ describe.each(testDatabases())("revision C model registry on %s", (kind) => {
     it("answers 404 for an unknown model or version and 400 for a missing or non-numeric version", async () => {
       await createModel("mv-get");
       await createVersion("mv-get");
-      expectError(await api.get("model-versions/get", { name: "mv-get", version: "2" }), 404, "RESOURCE_DOES_NOT_EXIST", "Model Version (name=mv-get, version=2) not found");
-      expectError(await api.get("model-versions/get", { name: "mv-get-nope", version: "1" }), 404, "RESOURCE_DOES_NOT_EXIST");
-      expectError(await api.get("model-versions/get", { name: "mv-get", version: "9999999999999" }), 404, "RESOURCE_DOES_NOT_EXIST");
-      expectError(await api.get("model-versions/get", { name: "mv-get", version: "one" }), 400, "INVALID_PARAMETER_VALUE", /version/);
+      expectError(
+        await api.get("model-versions/get", { name: "mv-get", version: "2" }),
+        404,
+        "RESOURCE_DOES_NOT_EXIST",
+        "Model Version (name=mv-get, version=2) not found",
+      );
+      expectError(
+        await api.get("model-versions/get", { name: "mv-get-nope", version: "1" }),
+        404,
+        "RESOURCE_DOES_NOT_EXIST",
+      );
+      expectError(
+        await api.get("model-versions/get", { name: "mv-get", version: "9999999999999" }),
+        404,
+        "RESOURCE_DOES_NOT_EXIST",
+      );
+      expectError(
+        await api.get("model-versions/get", { name: "mv-get", version: "one" }),
+        400,
+        "INVALID_PARAMETER_VALUE",
+        /version/,
+      );
       expectError(await api.get("model-versions/get", { name: "mv-get" }), 400, "INVALID_PARAMETER_VALUE", /version/);
       expectError(await api.get("model-versions/get", { version: "1" }), 400, "INVALID_PARAMETER_VALUE", /name/);
     });
@@ -614,16 +828,41 @@ describe.each(testDatabases())("revision C model registry on %s", (kind) => {
       await createModel("mv-update");
       const v = await createVersion("mv-update");
       await tick();
-      const res = await api.patch<{ model_version: ModelVersion }>("model-versions/update", { name: "mv-update", version: "1", description: "better" });
+      const res = await api.patch<{ model_version: ModelVersion }>("model-versions/update", {
+        name: "mv-update",
+        version: "1",
+        description: "better",
+      });
       expect(res.status).toBe(200);
       expect(res.body.model_version.description).toBe("better");
       expect(res.body.model_version.last_updated_timestamp).toBeGreaterThan(v.last_updated_timestamp);
-      const same = await api.patch<{ model_version: ModelVersion }>("model-versions/update", { name: "mv-update", version: "1" });
+      const same = await api.patch<{ model_version: ModelVersion }>("model-versions/update", {
+        name: "mv-update",
+        version: "1",
+      });
       expect(same.body.model_version).toEqual(res.body.model_version);
-      expectError(await api.patch("model-versions/update", { name: "mv-update", version: "5", description: "x" }), 404, "RESOURCE_DOES_NOT_EXIST");
-      expectError(await api.patch("model-versions/update", { name: "mv-update-nope", version: "1", description: "x" }), 404, "RESOURCE_DOES_NOT_EXIST");
-      expectError(await api.patch("model-versions/update", { name: "mv-update", description: "x" }), 400, "INVALID_PARAMETER_VALUE", /version/);
-      expectError(await api.patch("model-versions/update", { name: "mv-update", version: "v1" }), 400, "INVALID_PARAMETER_VALUE", /version/);
+      expectError(
+        await api.patch("model-versions/update", { name: "mv-update", version: "5", description: "x" }),
+        404,
+        "RESOURCE_DOES_NOT_EXIST",
+      );
+      expectError(
+        await api.patch("model-versions/update", { name: "mv-update-nope", version: "1", description: "x" }),
+        404,
+        "RESOURCE_DOES_NOT_EXIST",
+      );
+      expectError(
+        await api.patch("model-versions/update", { name: "mv-update", description: "x" }),
+        400,
+        "INVALID_PARAMETER_VALUE",
+        /version/,
+      );
+      expectError(
+        await api.patch("model-versions/update", { name: "mv-update", version: "v1" }),
+        400,
+        "INVALID_PARAMETER_VALUE",
+        /version/,
+      );
     });
 
     it("deletes a version with its tags, moving the model's timestamp; 404 when missing", async () => {
@@ -637,10 +876,27 @@ describe.each(testDatabases())("revision C model registry on %s", (kind) => {
       const after = await getModel("mv-delete");
       expect(after.latest_versions).toEqual([]);
       expect(after.last_updated_timestamp).toBeGreaterThan(before.last_updated_timestamp);
-      expectError(await api.get("model-versions/get", { name: "mv-delete", version: "1" }), 404, "RESOURCE_DOES_NOT_EXIST");
-      expectError(await api.delete("model-versions/delete", { name: "mv-delete", version: "1" }), 404, "RESOURCE_DOES_NOT_EXIST");
-      expectError(await api.delete("model-versions/delete", { name: "mv-delete-nope", version: "1" }), 404, "RESOURCE_DOES_NOT_EXIST");
-      expectError(await api.delete("model-versions/delete", { name: "mv-delete" }), 400, "INVALID_PARAMETER_VALUE", /version/);
+      expectError(
+        await api.get("model-versions/get", { name: "mv-delete", version: "1" }),
+        404,
+        "RESOURCE_DOES_NOT_EXIST",
+      );
+      expectError(
+        await api.delete("model-versions/delete", { name: "mv-delete", version: "1" }),
+        404,
+        "RESOURCE_DOES_NOT_EXIST",
+      );
+      expectError(
+        await api.delete("model-versions/delete", { name: "mv-delete-nope", version: "1" }),
+        404,
+        "RESOURCE_DOES_NOT_EXIST",
+      );
+      expectError(
+        await api.delete("model-versions/delete", { name: "mv-delete" }),
+        400,
+        "INVALID_PARAMETER_VALUE",
+        /version/,
+      );
     });
 
     it("gives the source as the download URI", async () => {
@@ -649,9 +905,22 @@ describe.each(testDatabases())("revision C model registry on %s", (kind) => {
       const res = await api.get("model-versions/get-download-uri", { name: "mv-uri", version: "1" });
       expect(res.status).toBe(200);
       expect(res.body).toEqual({ artifact_uri: "gs://models/uri/1" });
-      expectError(await api.get("model-versions/get-download-uri", { name: "mv-uri", version: "2" }), 404, "RESOURCE_DOES_NOT_EXIST");
-      expectError(await api.get("model-versions/get-download-uri", { name: "mv-uri-nope", version: "1" }), 404, "RESOURCE_DOES_NOT_EXIST");
-      expectError(await api.get("model-versions/get-download-uri", { name: "mv-uri" }), 400, "INVALID_PARAMETER_VALUE", /version/);
+      expectError(
+        await api.get("model-versions/get-download-uri", { name: "mv-uri", version: "2" }),
+        404,
+        "RESOURCE_DOES_NOT_EXIST",
+      );
+      expectError(
+        await api.get("model-versions/get-download-uri", { name: "mv-uri-nope", version: "1" }),
+        404,
+        "RESOURCE_DOES_NOT_EXIST",
+      );
+      expectError(
+        await api.get("model-versions/get-download-uri", { name: "mv-uri" }),
+        400,
+        "INVALID_PARAMETER_VALUE",
+        /version/,
+      );
     });
   });
 
@@ -685,7 +954,9 @@ describe.each(testDatabases())("revision C model registry on %s", (kind) => {
       expect((await getVersion("tr-archive", "1")).current_stage).toBe("Production");
       const moved = await transition("tr-archive", "4", "production", true);
       expect(moved.current_stage).toBe("Production");
-      const stages = await Promise.all(["1", "2", "3", "4"].map(async (v) => (await getVersion("tr-archive", v)).current_stage));
+      const stages = await Promise.all(
+        ["1", "2", "3", "4"].map(async (v) => (await getVersion("tr-archive", v)).current_stage),
+      );
       expect(stages).toEqual(["Archived", "Archived", "Staging", "Production"]);
       // Moving a version into the stage it holds, archiving, keeps it there.
       expect((await transition("tr-archive", "4", "Production", true)).current_stage).toBe("Production");
@@ -701,7 +972,12 @@ describe.each(testDatabases())("revision C model registry on %s", (kind) => {
       await createModel("tr-archive-bad");
       await createVersion("tr-archive-bad");
       for (const stage of ["Archived", "None", "none"]) {
-        const res = await api.post("model-versions/transition-stage", { name: "tr-archive-bad", version: "1", stage, archive_existing_versions: true });
+        const res = await api.post("model-versions/transition-stage", {
+          name: "tr-archive-bad",
+          version: "1",
+          stage,
+          archive_existing_versions: true,
+        });
         expectError(res, 400, "INVALID_PARAMETER_VALUE", /archive_existing_versions/);
       }
       expect((await getVersion("tr-archive-bad", "1")).current_stage).toBe("None");
@@ -711,21 +987,58 @@ describe.each(testDatabases())("revision C model registry on %s", (kind) => {
       await createModel("tr-bad");
       await createVersion("tr-bad");
       expectError(
-        await api.post("model-versions/transition-stage", { name: "tr-bad", version: "1", stage: "Bogus", archive_existing_versions: false }),
+        await api.post("model-versions/transition-stage", {
+          name: "tr-bad",
+          version: "1",
+          stage: "Bogus",
+          archive_existing_versions: false,
+        }),
         400,
         "INVALID_PARAMETER_VALUE",
         /stage/,
       );
-      expectError(await api.post("model-versions/transition-stage", { name: "tr-bad", version: "1", archive_existing_versions: false }), 400, "INVALID_PARAMETER_VALUE", /stage/);
-      expectError(await api.post("model-versions/transition-stage", { name: "tr-bad", version: "1", stage: "Staging" }), 400, "INVALID_PARAMETER_VALUE", /archive_existing_versions/);
-      expectError(await api.post("model-versions/transition-stage", { name: "tr-bad", stage: "Staging", archive_existing_versions: false }), 400, "INVALID_PARAMETER_VALUE", /version/);
+      expectError(
+        await api.post("model-versions/transition-stage", {
+          name: "tr-bad",
+          version: "1",
+          archive_existing_versions: false,
+        }),
+        400,
+        "INVALID_PARAMETER_VALUE",
+        /stage/,
+      );
+      expectError(
+        await api.post("model-versions/transition-stage", { name: "tr-bad", version: "1", stage: "Staging" }),
+        400,
+        "INVALID_PARAMETER_VALUE",
+        /archive_existing_versions/,
+      );
+      expectError(
+        await api.post("model-versions/transition-stage", {
+          name: "tr-bad",
+          stage: "Staging",
+          archive_existing_versions: false,
+        }),
+        400,
+        "INVALID_PARAMETER_VALUE",
+        /version/,
+      );
     });
 
     it("answers 404 for an unknown model or version", async () => {
       await createModel("tr-missing");
       const body = { stage: "Staging", archive_existing_versions: false };
-      expectError(await api.post("model-versions/transition-stage", { name: "tr-missing", version: "1", ...body }), 404, "RESOURCE_DOES_NOT_EXIST", "Model Version (name=tr-missing, version=1) not found");
-      expectError(await api.post("model-versions/transition-stage", { name: "tr-missing-nope", version: "1", ...body }), 404, "RESOURCE_DOES_NOT_EXIST");
+      expectError(
+        await api.post("model-versions/transition-stage", { name: "tr-missing", version: "1", ...body }),
+        404,
+        "RESOURCE_DOES_NOT_EXIST",
+        "Model Version (name=tr-missing, version=1) not found",
+      );
+      expectError(
+        await api.post("model-versions/transition-stage", { name: "tr-missing-nope", version: "1", ...body }),
+        404,
+        "RESOURCE_DOES_NOT_EXIST",
+      );
     });
   });
 
@@ -734,7 +1047,9 @@ describe.each(testDatabases())("revision C model registry on %s", (kind) => {
       await createModel("mvt");
       const v = await createVersion("mvt");
       await tick();
-      expect((await api.post("model-versions/set-tag", { name: "mvt", version: "1", key: "a", value: "1" })).body).toEqual({});
+      expect(
+        (await api.post("model-versions/set-tag", { name: "mvt", version: "1", key: "a", value: "1" })).body,
+      ).toEqual({});
       await api.post("model-versions/set-tag", { name: "mvt", version: "1", key: "ab", value: "2" });
       await api.post("model-versions/set-tag", { name: "mvt", version: "1", key: "a", value: "3" });
       let got = await getVersion("mvt", "1");
@@ -752,7 +1067,9 @@ describe.each(testDatabases())("revision C model registry on %s", (kind) => {
       expect(afterDelete.last_updated_timestamp).toBeGreaterThan(got.last_updated_timestamp);
       // A key the version lacks: nothing changes, the timestamp included.
       await tick();
-      expect((await api.delete("model-versions/delete-tag", { name: "mvt", version: "1", key: "missing" })).status).toBe(200);
+      expect(
+        (await api.delete("model-versions/delete-tag", { name: "mvt", version: "1", key: "missing" })).status,
+      ).toBe(200);
       got = await getVersion("mvt", "1");
       expect(got).toEqual(afterDelete);
       // The model's latest_versions carry the version's tags.
@@ -762,16 +1079,61 @@ describe.each(testDatabases())("revision C model registry on %s", (kind) => {
     it("answers 404 for an unknown model or version and 400 for bad input", async () => {
       await createModel("mvt-bad");
       await createVersion("mvt-bad");
-      expectError(await api.post("model-versions/set-tag", { name: "mvt-bad", version: "2", key: "k", value: "v" }), 404, "RESOURCE_DOES_NOT_EXIST");
-      expectError(await api.post("model-versions/set-tag", { name: "mvt-nope", version: "1", key: "k", value: "v" }), 404, "RESOURCE_DOES_NOT_EXIST");
-      expectError(await api.delete("model-versions/delete-tag", { name: "mvt-bad", version: "2", key: "k" }), 404, "RESOURCE_DOES_NOT_EXIST");
-      expectError(await api.delete("model-versions/delete-tag", { name: "mvt-nope", version: "1", key: "k" }), 404, "RESOURCE_DOES_NOT_EXIST");
-      expectError(await api.post("model-versions/set-tag", { name: "mvt-bad", version: "1", key: "k" }), 400, "INVALID_PARAMETER_VALUE", /value/);
-      expectError(await api.post("model-versions/set-tag", { name: "mvt-bad", key: "k", value: "v" }), 400, "INVALID_PARAMETER_VALUE", /version/);
-      expectError(await api.post("model-versions/set-tag", { name: "mvt-bad", version: "1", key: "k".repeat(251), value: "v" }), 400, "INVALID_PARAMETER_VALUE");
-      expectError(await api.post("model-versions/set-tag", { name: "mvt-bad", version: "1", key: "k", value: "€".repeat(1700) }), 400, "INVALID_PARAMETER_VALUE", /5000 bytes/);
-      expectError(await api.delete("model-versions/delete-tag", { name: "mvt-bad", version: "1" }), 400, "INVALID_PARAMETER_VALUE", /key/);
-      expectError(await api.delete("model-versions/delete-tag", { name: "mvt-bad", version: "x", key: "k" }), 400, "INVALID_PARAMETER_VALUE", /version/);
+      expectError(
+        await api.post("model-versions/set-tag", { name: "mvt-bad", version: "2", key: "k", value: "v" }),
+        404,
+        "RESOURCE_DOES_NOT_EXIST",
+      );
+      expectError(
+        await api.post("model-versions/set-tag", { name: "mvt-nope", version: "1", key: "k", value: "v" }),
+        404,
+        "RESOURCE_DOES_NOT_EXIST",
+      );
+      expectError(
+        await api.delete("model-versions/delete-tag", { name: "mvt-bad", version: "2", key: "k" }),
+        404,
+        "RESOURCE_DOES_NOT_EXIST",
+      );
+      expectError(
+        await api.delete("model-versions/delete-tag", { name: "mvt-nope", version: "1", key: "k" }),
+        404,
+        "RESOURCE_DOES_NOT_EXIST",
+      );
+      expectError(
+        await api.post("model-versions/set-tag", { name: "mvt-bad", version: "1", key: "k" }),
+        400,
+        "INVALID_PARAMETER_VALUE",
+        /value/,
+      );
+      expectError(
+        await api.post("model-versions/set-tag", { name: "mvt-bad", key: "k", value: "v" }),
+        400,
+        "INVALID_PARAMETER_VALUE",
+        /version/,
+      );
+      expectError(
+        await api.post("model-versions/set-tag", { name: "mvt-bad", version: "1", key: "k".repeat(251), value: "v" }),
+        400,
+        "INVALID_PARAMETER_VALUE",
+      );
+      expectError(
+        await api.post("model-versions/set-tag", { name: "mvt-bad", version: "1", key: "k", value: "€".repeat(1700) }),
+        400,
+        "INVALID_PARAMETER_VALUE",
+        /5000 bytes/,
+      );
+      expectError(
+        await api.delete("model-versions/delete-tag", { name: "mvt-bad", version: "1" }),
+        400,
+        "INVALID_PARAMETER_VALUE",
+        /key/,
+      );
+      expectError(
+        await api.delete("model-versions/delete-tag", { name: "mvt-bad", version: "x", key: "k" }),
+        400,
+        "INVALID_PARAMETER_VALUE",
+        /version/,
+      );
     });
   });
 
@@ -800,7 +1162,10 @@ describe.each(testDatabases())("revision C model registry on %s", (kind) => {
 
     it("get-latest-versions without stages returns every stage, None included", async () => {
       for (const body of [{ name: "lv" }, { name: "lv", stages: [] }]) {
-        const res = await tracking.post<{ model_versions: ModelVersion[] }>("registered-models/get-latest-versions", body);
+        const res = await tracking.post<{ model_versions: ModelVersion[] }>(
+          "registered-models/get-latest-versions",
+          body,
+        );
         expect(res.status).toBe(200);
         expect(res.body.model_versions.map((v) => [v.current_stage, v.version])).toEqual([
           ["None", "6"],
@@ -813,7 +1178,10 @@ describe.each(testDatabases())("revision C model registry on %s", (kind) => {
 
     it("get-latest-versions with stages, in any case, including None", async () => {
       const ask = async (stages: string[]) => {
-        const res = await tracking.post<{ model_versions: ModelVersion[] }>("registered-models/get-latest-versions", { name: "lv", stages });
+        const res = await tracking.post<{ model_versions: ModelVersion[] }>("registered-models/get-latest-versions", {
+          name: "lv",
+          stages,
+        });
         expect(res.status, JSON.stringify(res.body)).toBe(200);
         return res.body.model_versions.map((v) => [v.current_stage, v.version]);
       };
@@ -825,14 +1193,32 @@ describe.each(testDatabases())("revision C model registry on %s", (kind) => {
       ]);
       await createModel("lv-empty");
       await createVersion("lv-empty");
-      const res = await tracking.post<{ model_versions: ModelVersion[] }>("registered-models/get-latest-versions", { name: "lv-empty", stages: ["Production"] });
+      const res = await tracking.post<{ model_versions: ModelVersion[] }>("registered-models/get-latest-versions", {
+        name: "lv-empty",
+        stages: ["Production"],
+      });
       expect(res.body.model_versions).toEqual([]);
     });
 
     it("get-latest-versions answers 404 for an unknown model and 400 for a bad stage or missing name", async () => {
-      expectError(await tracking.post("registered-models/get-latest-versions", { name: "lv-nope" }), 404, "RESOURCE_DOES_NOT_EXIST", "Registered Model with name=lv-nope not found");
-      expectError(await tracking.post("registered-models/get-latest-versions", { name: "lv", stages: ["Bogus"] }), 400, "INVALID_PARAMETER_VALUE", /stage/);
-      expectError(await tracking.post("registered-models/get-latest-versions", {}), 400, "INVALID_PARAMETER_VALUE", /name/);
+      expectError(
+        await tracking.post("registered-models/get-latest-versions", { name: "lv-nope" }),
+        404,
+        "RESOURCE_DOES_NOT_EXIST",
+        "Registered Model with name=lv-nope not found",
+      );
+      expectError(
+        await tracking.post("registered-models/get-latest-versions", { name: "lv", stages: ["Bogus"] }),
+        400,
+        "INVALID_PARAMETER_VALUE",
+        /stage/,
+      );
+      expectError(
+        await tracking.post("registered-models/get-latest-versions", {}),
+        400,
+        "INVALID_PARAMETER_VALUE",
+        /name/,
+      );
     });
   });
 
@@ -876,14 +1262,37 @@ describe.each(testDatabases())("revision C model registry on %s", (kind) => {
       const filter = "source_path = 's3://vs/a1' AND name = 'vs-a'";
       expect(pairs((await searchVersions({ filter })).body)).toEqual(["vs-a/1"]);
       const byRun = `run_id = '${run}'`;
-      expect(pairs((await searchVersions({ filter: byRun, order_by: "name DESC" })).body)).toEqual(["vs-b/1", "vs-a/1"]);
+      expect(pairs((await searchVersions({ filter: byRun, order_by: "name DESC" })).body)).toEqual([
+        "vs-b/1",
+        "vs-a/1",
+      ]);
       const a = "name = 'vs-a'";
-      expect(pairs((await searchVersions({ filter: a, order_by: "version" })).body)).toEqual(["vs-a/1", "vs-a/2", "vs-a/3"]);
-      expect(pairs((await searchVersions({ filter: a, order_by: "version DESC" })).body)).toEqual(["vs-a/3", "vs-a/2", "vs-a/1"]);
+      expect(pairs((await searchVersions({ filter: a, order_by: "version" })).body)).toEqual([
+        "vs-a/1",
+        "vs-a/2",
+        "vs-a/3",
+      ]);
+      expect(pairs((await searchVersions({ filter: a, order_by: "version DESC" })).body)).toEqual([
+        "vs-a/3",
+        "vs-a/2",
+        "vs-a/1",
+      ]);
       // Stage as text: None < Production < Staging.
-      expect(pairs((await searchVersions({ filter: a, order_by: "stage ASC" })).body)).toEqual(["vs-a/3", "vs-a/1", "vs-a/2"]);
-      expect(pairs((await searchVersions({ filter: a, order_by: "stage DESC" })).body)).toEqual(["vs-a/2", "vs-a/1", "vs-a/3"]);
-      expect(pairs((await searchVersions({ filter: a, order_by: "last_updated_timestamp ASC" })).body)).toEqual(["vs-a/3", "vs-a/2", "vs-a/1"]);
+      expect(pairs((await searchVersions({ filter: a, order_by: "stage ASC" })).body)).toEqual([
+        "vs-a/3",
+        "vs-a/1",
+        "vs-a/2",
+      ]);
+      expect(pairs((await searchVersions({ filter: a, order_by: "stage DESC" })).body)).toEqual([
+        "vs-a/2",
+        "vs-a/1",
+        "vs-a/3",
+      ]);
+      expect(pairs((await searchVersions({ filter: a, order_by: "last_updated_timestamp ASC" })).body)).toEqual([
+        "vs-a/3",
+        "vs-a/2",
+        "vs-a/1",
+      ]);
       // name ASC alone: ties among vs-a's versions by last_updated_timestamp DESC.
       const both = await searchVersions({ filter: "source_path = 's3://vs/a2'", order_by: ["name"] });
       expect(pairs(both.body)).toEqual(["vs-a/2"]);
@@ -899,7 +1308,12 @@ describe.each(testDatabases())("revision C model registry on %s", (kind) => {
         const seen: string[] = [];
         let token: string | undefined;
         do {
-          const res = await searchVersions({ filter, order_by, max_results: 1, ...(token ? { page_token: token } : {}) });
+          const res = await searchVersions({
+            filter,
+            order_by,
+            max_results: 1,
+            ...(token ? { page_token: token } : {}),
+          });
           expect(res.status, JSON.stringify(res.body)).toBe(200);
           seen.push(...pairs(res.body));
           token = res.body.next_page_token;
@@ -916,10 +1330,30 @@ describe.each(testDatabases())("revision C model registry on %s", (kind) => {
       expectError(await searchVersions({ page_token: "%%%" }), 400, "INVALID_PARAMETER_VALUE", /page token/);
       const modelToken = (await searchModels({ max_results: 1 })).body.next_page_token as string;
       expectError(await searchVersions({ page_token: modelToken }), 400, "INVALID_PARAMETER_VALUE", /page token/);
-      expectError(await searchVersions({ filter: "name LIKE 'vs'" }), 400, "INVALID_PARAMETER_VALUE", /'LIKE' is not allowed for name; it takes =/);
-      expectError(await searchVersions({ filter: "stage = 'None'" }), 400, "INVALID_PARAMETER_VALUE", /unknown attribute 'stage'/);
-      expectError(await searchVersions({ filter: "name = 'vs-a' AND" }), 400, "INVALID_PARAMETER_VALUE", /expected an identifier: name, run_id or source_path/);
-      expectError(await searchVersions({ order_by: "run_id" }), 400, "INVALID_PARAMETER_VALUE", /unknown column 'run_id'/);
+      expectError(
+        await searchVersions({ filter: "name LIKE 'vs'" }),
+        400,
+        "INVALID_PARAMETER_VALUE",
+        /'LIKE' is not allowed for name; it takes =/,
+      );
+      expectError(
+        await searchVersions({ filter: "stage = 'None'" }),
+        400,
+        "INVALID_PARAMETER_VALUE",
+        /unknown attribute 'stage'/,
+      );
+      expectError(
+        await searchVersions({ filter: "name = 'vs-a' AND" }),
+        400,
+        "INVALID_PARAMETER_VALUE",
+        /expected an identifier: name, run_id or source_path/,
+      );
+      expectError(
+        await searchVersions({ order_by: "run_id" }),
+        400,
+        "INVALID_PARAMETER_VALUE",
+        /unknown column 'run_id'/,
+      );
     });
   });
 
@@ -929,7 +1363,12 @@ describe.each(testDatabases())("revision C model registry on %s", (kind) => {
     it("numbers 20 concurrent version creates 1..20 without gap or duplicate", async () => {
       await createModel("cc-create");
       const results = await Promise.all(
-        Array.from({ length: 20 }, (_, i) => api.post<{ model_version: ModelVersion }>("model-versions/create", { name: "cc-create", source: `s3://cc/${i}` })),
+        Array.from({ length: 20 }, (_, i) =>
+          api.post<{ model_version: ModelVersion }>("model-versions/create", {
+            name: "cc-create",
+            source: `s3://cc/${i}`,
+          }),
+        ),
       );
       for (const res of results) expect(res.status, JSON.stringify(res.body)).toBe(200);
       const numbers = results.map((r) => Number(r.body.model_version.version)).sort((a, b) => a - b);
@@ -957,14 +1396,20 @@ describe.each(testDatabases())("revision C model registry on %s", (kind) => {
       const stages = listed.body.model_versions.map((v) => v.current_stage);
       expect(stages.filter((s) => s === "Production")).toHaveLength(1);
       expect(stages.filter((s) => s === "Archived")).toHaveLength(9);
-      const latest = await tracking.post<{ model_versions: ModelVersion[] }>("registered-models/get-latest-versions", { name: "cc-stage", stages: ["Production"] });
+      const latest = await tracking.post<{ model_versions: ModelVersion[] }>("registered-models/get-latest-versions", {
+        name: "cc-stage",
+        stages: ["Production"],
+      });
       expect(latest.body.model_versions).toHaveLength(1);
     });
 
     it("lets only one of four concurrent creates of a name succeed", async () => {
-      const results = await Promise.all([0, 1, 2, 3].map(() => api.post("registered-models/create", { name: "cc-name" })));
+      const results = await Promise.all(
+        [0, 1, 2, 3].map(() => api.post("registered-models/create", { name: "cc-name" })),
+      );
       expect(results.map((r) => r.status).sort()).toEqual([200, 400, 400, 400]);
-      for (const r of results.filter((x) => x.status === 400)) expect(r.body).toMatchObject({ error_code: "RESOURCE_ALREADY_EXISTS" });
+      for (const r of results.filter((x) => x.status === 400))
+        expect(r.body).toMatchObject({ error_code: "RESOURCE_ALREADY_EXISTS" });
     });
   });
 });

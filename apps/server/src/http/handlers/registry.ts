@@ -41,7 +41,9 @@ export function registeredModelOut(m: RegisteredModelRecord, withAliases = false
     latest_versions: m.latestVersions.map((v) => modelVersionOut(v, withAliases)),
     tags: m.tags,
   };
-  return withAliases ? { ...base, aliases: m.aliases.map((a) => ({ alias: a.alias, version: String(a.version) })) } : base;
+  return withAliases
+    ? { ...base, aliases: m.aliases.map((a) => ({ alias: a.alias, version: String(a.version) })) }
+    : base;
 }
 
 const modelPage = (page: Page<RegisteredModelRecord>, withAliases: boolean) => {
@@ -49,7 +51,10 @@ const modelPage = (page: Page<RegisteredModelRecord>, withAliases: boolean) => {
   return page.nextPageToken ? { ...body, next_page_token: page.nextPageToken } : body;
 };
 
-const versionRef = (input: Input): versions.VersionRef => ({ name: requiredString(input, "name"), version: requiredString(input, "version") });
+const versionRef = (input: Input): versions.VersionRef => ({
+  name: requiredString(input, "name"),
+  version: requiredString(input, "version"),
+});
 
 function requiredBoolean(input: Input, field: string): boolean {
   const value = input[field];
@@ -71,16 +76,29 @@ export const registryHandlers: HandlerTable = {
   },
 
   async getRegisteredModel({ input, services, mlflow }) {
-    return { registered_model: registeredModelOut(await models.getRegisteredModel(services, requiredString(input, "name")), mlflow) };
+    return {
+      registered_model: registeredModelOut(
+        await models.getRegisteredModel(services, requiredString(input, "name")),
+        mlflow,
+      ),
+    };
   },
 
   async renameRegisteredModel({ input, services, mlflow }) {
-    const model = await models.renameRegisteredModel(services, requiredString(input, "name"), optionalString(input, "new_name"));
+    const model = await models.renameRegisteredModel(
+      services,
+      requiredString(input, "name"),
+      optionalString(input, "new_name"),
+    );
     return { registered_model: registeredModelOut(model, mlflow) };
   },
 
   async updateRegisteredModel({ input, services, mlflow }) {
-    const model = await models.updateRegisteredModel(services, requiredString(input, "name"), optionalString(input, "description"));
+    const model = await models.updateRegisteredModel(
+      services,
+      requiredString(input, "name"),
+      optionalString(input, "description"),
+    );
     return { registered_model: registeredModelOut(model, mlflow) };
   },
 
@@ -91,7 +109,10 @@ export const registryHandlers: HandlerTable = {
 
   async listRegisteredModels({ input, services, mlflow }) {
     return modelPage(
-      await models.listRegisteredModels(services, { maxResults: optionalInt(input, "max_results"), pageToken: optionalString(input, "page_token") }),
+      await models.listRegisteredModels(services, {
+        maxResults: optionalInt(input, "max_results"),
+        pageToken: optionalString(input, "page_token"),
+      }),
       mlflow,
     );
   },
@@ -109,7 +130,11 @@ export const registryHandlers: HandlerTable = {
   },
 
   async getLatestVersions({ input, services, mlflow }) {
-    const latest = await models.getLatestVersions(services, requiredString(input, "name"), stringArray(input, "stages"));
+    const latest = await models.getLatestVersions(
+      services,
+      requiredString(input, "name"),
+      stringArray(input, "stages"),
+    );
     return { model_versions: latest.map((v) => modelVersionOut(v, mlflow)) };
   },
 
@@ -144,7 +169,11 @@ export const registryHandlers: HandlerTable = {
   },
 
   async updateModelVersion({ input, services, mlflow }) {
-    const version = await versions.updateModelVersion(services, versionRef(input), optionalString(input, "description"));
+    const version = await versions.updateModelVersion(
+      services,
+      versionRef(input),
+      optionalString(input, "description"),
+    );
     return { model_version: modelVersionOut(version, mlflow) };
   },
 

@@ -13,7 +13,8 @@ const MAX_EXPERIMENTS = 100;
 
 function keyList(input: Input, field: string): string[] {
   const keys = stringArray(input, field);
-  if (keys.length > MAX_KEYS_PER_KIND) throw invalidParameter(`'${field}' holds ${keys.length} keys; at most ${MAX_KEYS_PER_KIND} are allowed`);
+  if (keys.length > MAX_KEYS_PER_KIND)
+    throw invalidParameter(`'${field}' holds ${keys.length} keys; at most ${MAX_KEYS_PER_KIND} are allowed`);
   return keys;
 }
 
@@ -30,8 +31,13 @@ export const runColumnsHandlers: HandlerTable = {
   async listRunKeys({ input, services }) {
     const ids = stringArray(input, "experiment_ids");
     if (ids.length === 0) throw invalidParameter("Missing value for required parameter 'experiment_ids'");
-    if (ids.length > MAX_EXPERIMENTS) throw invalidParameter(`'experiment_ids' holds ${ids.length} ids; at most ${MAX_EXPERIMENTS} are allowed`);
-    const keys = await runKeys(services.knex, ids.map((id) => toExperimentId(id, "experiment_ids")), MAX_LISTED_KEYS + 1);
+    if (ids.length > MAX_EXPERIMENTS)
+      throw invalidParameter(`'experiment_ids' holds ${ids.length} ids; at most ${MAX_EXPERIMENTS} are allowed`);
+    const keys = await runKeys(
+      services.knex,
+      ids.map((id) => toExperimentId(id, "experiment_ids")),
+      MAX_LISTED_KEYS + 1,
+    );
     const truncated = [keys.metricKeys, keys.paramKeys, keys.tagKeys].some((list) => list.length > MAX_LISTED_KEYS);
     return {
       metric_keys: keys.metricKeys.slice(0, MAX_LISTED_KEYS),

@@ -11,7 +11,11 @@ interface Metric {
 }
 interface Run {
   info: { run_id: string; artifact_uri: string };
-  data: { metrics: Metric[]; params: Array<{ key: string; value: string }>; tags: Array<{ key: string; value: string }> };
+  data: {
+    metrics: Metric[];
+    params: Array<{ key: string; value: string }>;
+    tags: Array<{ key: string; value: string }>;
+  };
 }
 
 describe.each(testDatabases())("revision C metrics, params, tags, batches, artifacts on %s", (kind) => {
@@ -20,10 +24,12 @@ describe.each(testDatabases())("revision C metrics, params, tags, batches, artif
   const { api } = suite;
   let experimentId: string;
   beforeAll(async () => {
-    experimentId = (await api.post<{ experiment_id: string }>("experiments/create", { name: "data-exp" })).body.experiment_id;
+    experimentId = (await api.post<{ experiment_id: string }>("experiments/create", { name: "data-exp" })).body
+      .experiment_id;
   });
 
-  const newRun = async () => (await api.post<{ run: Run }>("runs/create", { experiment_id: experimentId })).body.run.info.run_id;
+  const newRun = async () =>
+    (await api.post<{ run: Run }>("runs/create", { experiment_id: experimentId })).body.run.info.run_id;
   const getRun = async (id: string) => (await api.get<{ run: Run }>("runs/get", { run_id: id })).body.run;
   const ok = async (op: string, body: Record<string, unknown>) => {
     const res = await api.post(op, body);
@@ -32,7 +38,9 @@ describe.each(testDatabases())("revision C metrics, params, tags, batches, artif
   };
   const rejects = async (op: string, body: Record<string, unknown>, code = "INVALID_PARAMETER_VALUE") => {
     const res = await api.post(op, body);
-    expect(res.status, `${op} ${JSON.stringify(body).slice(0, 100)}`).toBe(code === "RESOURCE_DOES_NOT_EXIST" ? 404 : 400);
+    expect(res.status, `${op} ${JSON.stringify(body).slice(0, 100)}`).toBe(
+      code === "RESOURCE_DOES_NOT_EXIST" ? 404 : 400,
+    );
     expect(res.body).toMatchObject({ error_code: code });
   };
 
@@ -155,8 +163,10 @@ describe.each(testDatabases())("revision C metrics, params, tags, batches, artif
   it("enforces the batch limits at the boundary", async () => {
     const id = await newRun();
     // Distinct points (a point logged again would be skipped): `from` shifts the values.
-    const metrics = (n: number, from = 0) => Array.from({ length: n }, (_, i) => ({ key: `m${i % 7}`, value: from + i, timestamp: i }));
-    const kv = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => ({ key: `${prefix}${i}`, value: "v" }));
+    const metrics = (n: number, from = 0) =>
+      Array.from({ length: n }, (_, i) => ({ key: `m${i % 7}`, value: from + i, timestamp: i }));
+    const kv = (prefix: string, n: number) =>
+      Array.from({ length: n }, (_, i) => ({ key: `${prefix}${i}`, value: "v" }));
     await ok("runs/log-batch", { run_id: id, metrics: metrics(1000) });
     await rejects("runs/log-batch", { run_id: id, metrics: metrics(1001) });
     await ok("runs/log-batch", { run_id: id, params: kv("p", 100) });
@@ -170,13 +180,21 @@ describe.each(testDatabases())("revision C metrics, params, tags, batches, artif
     await rejects("runs/log-batch", { run_id: id, params: [{ key: "k".repeat(251), value: "v" }] });
     await rejects("runs/log-batch", { run_id: id, params: [{ key: "long", value: "v".repeat(251) }] });
     await rejects("runs/log-batch", { run_id: id, tags: [{ key: "long", value: "v".repeat(251) }] });
-    const count = await suite.server.database.knex("metrics").where({ run_uuid: id }).count<{ count: number | string }[]>("* as count");
+    const count = await suite.server.database
+      .knex("metrics")
+      .where({ run_uuid: id })
+      .count<{ count: number | string }[]>("* as count");
     expect(Number(count[0].count)).toBe(1900);
   });
 
   it("appends log-model descriptors to the history tag", async () => {
     const id = await newRun();
-    const model = (artifactPath: string) => ({ artifact_path: artifactPath, flavors: { sklearn: {} }, utc_time_created: "2026-11-22 04:00:00.000000", run_id: id });
+    const model = (artifactPath: string) => ({
+      artifact_path: artifactPath,
+      flavors: { sklearn: {} },
+      utc_time_created: "2026-11-22 04:00:00.000000",
+      run_id: id,
+    });
     await ok("runs/log-model", { run_id: id, model_json: JSON.stringify(model("model")) });
     await ok("runs/log-model", { run_id: id, model_json: JSON.stringify(model("model2")) });
     const tag = (await getRun(id)).data.tags.find((t) => t.key === "tracker.log-model.history");
@@ -191,7 +209,10 @@ describe.each(testDatabases())("revision C metrics, params, tags, batches, artif
     fs.mkdirSync(path.join(root, "model"), { recursive: true });
     fs.writeFileSync(path.join(root, "model", "weights.bin"), "12345");
     fs.writeFileSync(path.join(root, "readme.txt"), "hi");
-    const top = await api.get<{ root_uri: string; files: Array<{ path: string; is_dir: boolean; file_size?: number }> }>("artifacts/list", { run_id: run.info.run_id });
+    const top = await api.get<{
+      root_uri: string;
+      files: Array<{ path: string; is_dir: boolean; file_size?: number }>;
+    }>("artifacts/list", { run_id: run.info.run_id });
     expect(top.status).toBe(200);
     expect(top.body.root_uri).toBe(root);
     expect(top.body.files).toEqual([
@@ -200,7 +221,10 @@ describe.each(testDatabases())("revision C metrics, params, tags, batches, artif
     ]);
     const sub = await api.get<{ files: unknown[] }>("artifacts/list", { run_id: run.info.run_id, path: "model" });
     expect(sub.body.files).toEqual([{ path: "model/weights.bin", is_dir: false, file_size: 5 }]);
-    const none = await api.get<{ files: unknown[] }>("artifacts/list", { run_id: run.info.run_id, path: "nothing-here" });
+    const none = await api.get<{ files: unknown[] }>("artifacts/list", {
+      run_id: run.info.run_id,
+      path: "nothing-here",
+    });
     expect(none.body.files).toEqual([]);
     for (const bad of ["../", "../../etc", "/etc", "model/../../x"]) {
       const res = await api.get("artifacts/list", { run_id: run.info.run_id, path: bad });

@@ -30,7 +30,10 @@ export const runDataHandlers: HandlerTable = {
   },
 
   async logParam({ input, services }) {
-    await runData.logParam(services, runId(input), { key: requiredString(input, "key"), value: optionalString(input, "value") ?? "" });
+    await runData.logParam(services, runId(input), {
+      key: requiredString(input, "key"),
+      value: optionalString(input, "value") ?? "",
+    });
     return {};
   },
 
@@ -108,7 +111,12 @@ function writeChunk(res: Response, chunk: string): Promise<boolean> {
  * written, so a failure there is an ordinary error response; a failure after the headers went out
  * can only abort the connection (the client sees a truncated body, never a wrong one).
  */
-async function streamJsonArray<T>(res: Response, field: string, pages: AsyncIterable<T[]>, shape: (item: T) => unknown): Promise<void> {
+async function streamJsonArray<T>(
+  res: Response,
+  field: string,
+  pages: AsyncIterable<T[]>,
+  shape: (item: T) => unknown,
+): Promise<void> {
   const iterator = pages[Symbol.asyncIterator]();
   let next = await iterator.next();
   res.status(200).type("application/json");

@@ -18,7 +18,12 @@ const pandasDataset = (name: string, digest: string, context?: string): DatasetI
     digest,
     source_type: "local",
     source: JSON.stringify({ uri: `/data/${name}.csv` }),
-    schema: JSON.stringify({ mlflow_colspec: [{ type: "double", name: "x" }, { type: "long", name: "y" }] }),
+    schema: JSON.stringify({
+      mlflow_colspec: [
+        { type: "double", name: "x" },
+        { type: "long", name: "y" },
+      ],
+    }),
     profile: JSON.stringify({ num_rows: 3, num_elements: 6 }),
   },
 });
@@ -32,25 +37,42 @@ describe.each(testDatabases())("dataset tracking (runs/log-inputs) on %s", (kind
     server = await startTestServer(kind);
     mlflow = apiAt(server.url, "2.0/mlflow");
     tracker = apiAt(server.url, "2.0/tracker");
-    experimentId = (await mlflow.post<{ experiment_id: string }>("experiments/create", { name: "datasets" })).body.experiment_id;
+    experimentId = (await mlflow.post<{ experiment_id: string }>("experiments/create", { name: "datasets" })).body
+      .experiment_id;
   });
   afterAll(async () => {
     await server?.dispose();
   });
 
-  const newRun = async () => (await mlflow.post<{ run: Run }>("runs/create", { experiment_id: experimentId, start_time: Date.now() })).body.run.info.run_id;
+  const newRun = async () =>
+    (await mlflow.post<{ run: Run }>("runs/create", { experiment_id: experimentId, start_time: Date.now() })).body.run
+      .info.run_id;
   const getRun = async (runId: string) => (await mlflow.get<{ run: Run }>("runs/get", { run_id: runId })).body.run;
   const search = async (filter: string) =>
-    ((await mlflow.post<{ runs?: Run[] }>("runs/search", { experiment_ids: [experimentId], filter, max_results: 100 })).body.runs ?? []).map((r) => r.info.run_id).sort();
+    (
+      (await mlflow.post<{ runs?: Run[] }>("runs/search", { experiment_ids: [experimentId], filter, max_results: 100 }))
+        .body.runs ?? []
+    )
+      .map((r) => r.info.run_id)
+      .sort();
 
   it("logs datasets with their context and reads them back in runs/get and runs/search under MLflow's paths", async () => {
     const runId = await newRun();
     expect((await getRun(runId)).inputs).toEqual({});
-    const res = await mlflow.post("runs/log-inputs", { run_id: runId, datasets: [pandasDataset("train", "aaaa1111", "training"), pandasDataset("eval", "bbbb2222", "validation")] });
+    const res = await mlflow.post("runs/log-inputs", {
+      run_id: runId,
+      datasets: [pandasDataset("train", "aaaa1111", "training"), pandasDataset("eval", "bbbb2222", "validation")],
+    });
     expect(res).toMatchObject({ status: 200, body: {} });
     const run = await getRun(runId);
-    expect(run.inputs?.dataset_inputs).toEqual([pandasDataset("train", "aaaa1111", "training"), { ...pandasDataset("eval", "bbbb2222", "validation") }]);
-    const searched = await mlflow.post<{ runs: Run[] }>("runs/search", { experiment_ids: [experimentId], filter: `attributes.run_id = '${runId}'` });
+    expect(run.inputs?.dataset_inputs).toEqual([
+      pandasDataset("train", "aaaa1111", "training"),
+      { ...pandasDataset("eval", "bbbb2222", "validation") },
+    ]);
+    const searched = await mlflow.post<{ runs: Run[] }>("runs/search", {
+      experiment_ids: [experimentId],
+      filter: `attributes.run_id = '${runId}'`,
+    });
     expect(searched.body.runs[0].inputs?.dataset_inputs?.map((d) => d.dataset.name)).toEqual(["train", "eval"]);
     // Revision C's answers under tracker's paths stay as the revision defines them.
     expect((await tracker.get<{ run: Run }>("runs/get", { run_id: runId })).body.run).not.toHaveProperty("inputs");
@@ -60,10 +82,16 @@ describe.each(testDatabases())("dataset tracking (runs/log-inputs) on %s", (kind
     const [a, b] = [await newRun(), await newRun()];
     const input = pandasDataset("shared", "cccc3333", "training");
     await Promise.all([a, b, a].map((run_id) => mlflow.post("runs/log-inputs", { run_id, datasets: [input] })));
-    await mlflow.post("runs/log-inputs", { run_id: a, datasets: [{ ...input, tags: [{ key: "mlflow.data.context", value: "other" }] }] });
+    await mlflow.post("runs/log-inputs", {
+      run_id: a,
+      datasets: [{ ...input, tags: [{ key: "mlflow.data.context", value: "other" }] }],
+    });
     expect((await getRun(a)).inputs?.dataset_inputs).toEqual([input]);
     expect((await getRun(b)).inputs?.dataset_inputs).toEqual([input]);
-    const stored = await server.database.knex("datasets").where({ name: "shared", digest: "cccc3333" }).count<Array<{ count: string | number }>>("* as count");
+    const stored = await server.database
+      .knex("datasets")
+      .where({ name: "shared", digest: "cccc3333" })
+      .count<Array<{ count: string | number }>>("* as count");
     expect(Number(stored[0].count)).toBe(1);
   });
 
@@ -80,7 +108,9 @@ describe.each(testDatabases())("dataset tracking (runs/log-inputs) on %s", (kind
     const withoutIris = await search("NOT dataset.name = 'iris'");
     expect(withoutIris).toContain(z);
     expect(withoutIris).not.toContain(x);
-    expect(await mlflow.post("runs/search", { experiment_ids: [experimentId], filter: "dataset.size = 'x'" })).toMatchObject({ status: 400, body: { error_code: "INVALID_PARAMETER_VALUE" } });
+    expect(
+      await mlflow.post("runs/search", { experiment_ids: [experimentId], filter: "dataset.size = 'x'" }),
+    ).toMatchObject({ status: 400, body: { error_code: "INVALID_PARAMETER_VALUE" } });
   });
 
   it("refuses what MLflow refuses, with its messages", async () => {
@@ -88,21 +118,33 @@ describe.each(testDatabases())("dataset tracking (runs/log-inputs) on %s", (kind
     const long = pandasDataset("n".repeat(501), "d");
     expect(await mlflow.post("runs/log-inputs", { run_id: runId, datasets: [long] })).toMatchObject({
       status: 400,
-      body: { error_code: "INVALID_PARAMETER_VALUE", message: "'Dataset name' exceeds the maximum length of 500 characters" },
+      body: {
+        error_code: "INVALID_PARAMETER_VALUE",
+        message: "'Dataset name' exceeds the maximum length of 500 characters",
+      },
     });
-    expect(await mlflow.post("runs/log-inputs", { run_id: runId, datasets: [pandasDataset("x", "d".repeat(37))] })).toMatchObject({
+    expect(
+      await mlflow.post("runs/log-inputs", { run_id: runId, datasets: [pandasDataset("x", "d".repeat(37))] }),
+    ).toMatchObject({
       status: 400,
       body: { message: "'Dataset digest' exceeds the maximum length of 36 characters" },
     });
     expect(await mlflow.post("runs/log-inputs", { datasets: [] })).toMatchObject({
       status: 400,
-      body: { message: "Missing value for required parameter 'run_id'. See the API docs for more information about request parameters." },
+      body: {
+        message:
+          "Missing value for required parameter 'run_id'. See the API docs for more information about request parameters.",
+      },
     });
-    expect(await mlflow.post("runs/log-inputs", { run_id: "0".repeat(32), datasets: [pandasDataset("x", "y")] })).toMatchObject({
+    expect(
+      await mlflow.post("runs/log-inputs", { run_id: "0".repeat(32), datasets: [pandasDataset("x", "y")] }),
+    ).toMatchObject({
       status: 404,
       body: { error_code: "RESOURCE_DOES_NOT_EXIST", message: `Run with id=${"0".repeat(32)} not found` },
     });
     await mlflow.post("runs/delete", { run_id: runId });
-    expect((await mlflow.post("runs/log-inputs", { run_id: runId, datasets: [pandasDataset("x", "y")] })).status).toBe(400);
+    expect((await mlflow.post("runs/log-inputs", { run_id: runId, datasets: [pandasDataset("x", "y")] })).status).toBe(
+      400,
+    );
   });
 });

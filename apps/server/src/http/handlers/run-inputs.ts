@@ -43,7 +43,10 @@ const datasetInputOut = (d: DatasetInputRecord) => ({
  * Adds `inputs` (MLflow's RunInputs: `{}` or `{dataset_inputs: [...]}`) to shaped runs, as MLflow 2.x's
  * clients read them from runs/get and runs/search.
  */
-export async function withRunInputs<R extends { info: { run_id?: string; run_uuid: string } }>(services: Services, runs: R[]): Promise<Array<R & { inputs: object }>> {
+export async function withRunInputs<R extends { info: { run_id?: string; run_uuid: string } }>(
+  services: Services,
+  runs: R[],
+): Promise<Array<R & { inputs: object }>> {
   const byRun = await datasets.runInputs(
     services,
     runs.map((r) => r.info.run_uuid),

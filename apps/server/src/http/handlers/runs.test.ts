@@ -15,7 +15,11 @@ interface RunInfo {
 }
 interface Run {
   info: RunInfo;
-  data: { metrics: Array<{ key: string; value: number | string; timestamp: number; step: number }>; params: Array<{ key: string; value: string }>; tags: Array<{ key: string; value: string }> };
+  data: {
+    metrics: Array<{ key: string; value: number | string; timestamp: number; step: number }>;
+    params: Array<{ key: string; value: string }>;
+    tags: Array<{ key: string; value: string }>;
+  };
 }
 
 describe.each(testDatabases())("revision C runs on %s", (kind) => {
@@ -23,7 +27,8 @@ describe.each(testDatabases())("revision C runs on %s", (kind) => {
   const { api } = suite;
   let experimentId: string;
   beforeAll(async () => {
-    experimentId = (await api.post<{ experiment_id: string }>("experiments/create", { name: "runs-exp" })).body.experiment_id;
+    experimentId = (await api.post<{ experiment_id: string }>("experiments/create", { name: "runs-exp" })).body
+      .experiment_id;
   });
 
   const createRun = async (extra: Record<string, unknown> = {}) => {
@@ -33,7 +38,12 @@ describe.each(testDatabases())("revision C runs on %s", (kind) => {
   };
 
   it("creates a run with name, user, start time and tags", async () => {
-    const run = await createRun({ run_name: "first", user_id: "ada", start_time: "1700000000000", tags: [{ key: "t", value: "1" }] });
+    const run = await createRun({
+      run_name: "first",
+      user_id: "ada",
+      start_time: "1700000000000",
+      tags: [{ key: "t", value: "1" }],
+    });
     expect(run.info).toMatchObject({
       run_name: "first",
       experiment_id: experimentId,
@@ -84,7 +94,12 @@ describe.each(testDatabases())("revision C runs on %s", (kind) => {
 
   it("updates status, end_time and run_name", async () => {
     const run = await createRun();
-    const res = await api.post<{ run_info: RunInfo }>("runs/update", { run_id: run.info.run_id, status: "FINISHED", end_time: 1700000009999, run_name: "renamed" });
+    const res = await api.post<{ run_info: RunInfo }>("runs/update", {
+      run_id: run.info.run_id,
+      status: "FINISHED",
+      end_time: 1700000009999,
+      run_name: "renamed",
+    });
     expect(res.status).toBe(200);
     expect(res.body.run_info).toMatchObject({ status: "FINISHED", end_time: 1700000009999, run_name: "renamed" });
     const got = await api.get<{ run: Run }>("runs/get", { run_id: run.info.run_id });
@@ -121,7 +136,8 @@ describe.each(testDatabases())("revision C runs on %s", (kind) => {
   });
 
   it("searches runs by filter and order_by, with run_view_type", async () => {
-    const exp = (await api.post<{ experiment_id: string }>("experiments/create", { name: "search-exp" })).body.experiment_id;
+    const exp = (await api.post<{ experiment_id: string }>("experiments/create", { name: "search-exp" })).body
+      .experiment_id;
     const ids: string[] = [];
     for (let i = 0; i < 4; i++) {
       const run = (await api.post<{ run: Run }>("runs/create", { experiment_id: exp, start_time: 1000 + i })).body.run;
@@ -142,7 +158,10 @@ describe.each(testDatabases())("revision C runs on %s", (kind) => {
     expect(res.body.runs.map((r) => r.info.run_id)).toEqual([ids[3], ids[1]]);
     const deflt = await api.post<{ runs: Run[] }>("runs/search", { experiment_ids: [exp] });
     expect(deflt.body.runs.map((r) => r.info.run_id)).toEqual([ids[3], ids[2], ids[1]]);
-    const deleted = await api.post<{ runs: Run[] }>("runs/search", { experiment_ids: [exp], run_view_type: "DELETED_ONLY" });
+    const deleted = await api.post<{ runs: Run[] }>("runs/search", {
+      experiment_ids: [exp],
+      run_view_type: "DELETED_ONLY",
+    });
     expect(deleted.body.runs.map((r) => r.info.run_id)).toEqual([ids[0]]);
     const bad = await api.post<{ message: string }>("runs/search", { experiment_ids: [exp], filter: "metrics.acc >" });
     expect(bad.status).toBe(400);
@@ -153,7 +172,8 @@ describe.each(testDatabases())("revision C runs on %s", (kind) => {
   });
 
   it("pages through 2,500 runs with max_results 1000, each exactly once", async () => {
-    const exp = (await api.post<{ experiment_id: string }>("experiments/create", { name: "paging-runs" })).body.experiment_id;
+    const exp = (await api.post<{ experiment_id: string }>("experiments/create", { name: "paging-runs" })).body
+      .experiment_id;
     const rows = Array.from({ length: 2500 }, (_, i) => ({
       run_uuid: i.toString(16).padStart(32, "0"),
       experiment_id: Number(exp),

@@ -19,7 +19,8 @@ const PREVIEW_MAX_RESULTS = 50_000;
 export const runHandlers: HandlerTable = {
   async createRun({ revision, input, services }) {
     const run = await runs.createRun(services, {
-      experimentId: input.experiment_id === undefined || input.experiment_id === null ? 0 : toExperimentId(input.experiment_id),
+      experimentId:
+        input.experiment_id === undefined || input.experiment_id === null ? 0 : toExperimentId(input.experiment_id),
       userId: optionalString(input, "user_id"),
       runName: optionalString(input, "run_name"),
       startTime: optionalInt(input, "start_time"),

@@ -5,7 +5,10 @@ import type { ModelAlias } from "../../core/registry/model.js";
 
 /** Points `alias` of model `name` at `version`, replacing the version it named before. */
 export async function upsertAlias(db: Knex, name: string, alias: string, version: number): Promise<void> {
-  await db("registered_model_aliases").insert({ name, alias, version }).onConflict(["name", "alias"]).merge(["version"]);
+  await db("registered_model_aliases")
+    .insert({ name, alias, version })
+    .onConflict(["name", "alias"])
+    .merge(["version"]);
 }
 
 /** Deletes one alias; the number of aliases deleted (0 or 1). */
@@ -16,7 +19,9 @@ export async function deleteAlias(db: Knex, name: string, alias: string): Promis
 
 /** The version an alias names, if the alias exists. */
 export async function findAliasVersion(db: Knex, name: string, alias: string): Promise<number | undefined> {
-  const row = (await db("registered_model_aliases").select("version").where({ name, alias }).first()) as { version: number } | undefined;
+  const row = (await db("registered_model_aliases").select("version").where({ name, alias }).first()) as
+    | { version: number }
+    | undefined;
   return row === undefined ? undefined : Number(row.version);
 }
 

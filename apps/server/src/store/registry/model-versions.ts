@@ -27,17 +27,29 @@ export async function insertModelVersion(db: Knex, row: ModelVersionRow, tags: K
   if (tags.length > 0) {
     // A key given twice keeps its last value (a plain insert would break the primary key).
     const unique = [...new Map(tags.map((t) => [t.key, t])).values()];
-    await db("model_version_tags").insert(unique.map((t) => ({ name: row.name, version: row.version, key: t.key, value: t.value })));
+    await db("model_version_tags").insert(
+      unique.map((t) => ({ name: row.name, version: row.version, key: t.key, value: t.value })),
+    );
   }
 }
 
-export async function findModelVersionRow(db: Knex, name: string, version: number, forUpdate = false): Promise<ModelVersionRow | undefined> {
+export async function findModelVersionRow(
+  db: Knex,
+  name: string,
+  version: number,
+  forUpdate = false,
+): Promise<ModelVersionRow | undefined> {
   const query = db<ModelVersionRow>("model_versions").where({ name, version }).first();
   return (await (forUpdate ? query.forUpdate() : query)) as ModelVersionRow | undefined;
 }
 
 /** Updates one version (locking its row); false when it does not exist. */
-export async function updateModelVersionRow(db: Knex, name: string, version: number, changes: Partial<ModelVersionRow>): Promise<boolean> {
+export async function updateModelVersionRow(
+  db: Knex,
+  name: string,
+  version: number,
+  changes: Partial<ModelVersionRow>,
+): Promise<boolean> {
   const rows = await db("model_versions").where({ name, version }).update(changes).returning("version");
   return rows.length > 0;
 }
@@ -48,7 +60,13 @@ export async function deleteModelVersionRow(db: Knex, name: string, version: num
 }
 
 /** Moves every version of the model in `stage`, except `exceptVersion`, to Archived. */
-export async function archiveVersionsInStage(db: Knex, name: string, stage: Stage, exceptVersion: number, now: number): Promise<number> {
+export async function archiveVersionsInStage(
+  db: Knex,
+  name: string,
+  stage: Stage,
+  exceptVersion: number,
+  now: number,
+): Promise<number> {
   const rows = await db("model_versions")
     .where({ name, current_stage: stage })
     .whereNot({ version: exceptVersion })
@@ -58,7 +76,10 @@ export async function archiveVersionsInStage(db: Knex, name: string, stage: Stag
 }
 
 export async function upsertModelVersionTag(db: Knex, name: string, version: number, tag: KeyValue): Promise<void> {
-  await db("model_version_tags").insert({ name, version, key: tag.key, value: tag.value }).onConflict(["name", "version", "key"]).merge(["value"]);
+  await db("model_version_tags")
+    .insert({ name, version, key: tag.key, value: tag.value })
+    .onConflict(["name", "version", "key"])
+    .merge(["value"]);
 }
 
 /** Deletes the tag with exactly this key; the number of tags deleted (0 or 1). */
@@ -90,14 +111,25 @@ async function loadVersionTags(db: Knex, rows: readonly ModelVersionRow[]): Prom
 export async function withVersionTags(db: Knex, rows: readonly ModelVersionRow[]): Promise<ModelVersionRecord[]> {
   if (rows.length === 0) return [];
   const tags = await loadVersionTags(db, rows);
-  const aliases = await aliasesOf(db, rows.map((r) => r.name));
+  const aliases = await aliasesOf(
+    db,
+    rows.map((r) => r.name),
+  );
   return rows.map((row) => {
     const version = Number(row.version);
-    return toModelVersion(row, tags.get(versionKey(row.name, version)) ?? [], aliasNamesOf(aliases.get(row.name), version));
+    return toModelVersion(
+      row,
+      tags.get(versionKey(row.name, version)) ?? [],
+      aliasNamesOf(aliases.get(row.name), version),
+    );
   });
 }
 
-export async function loadModelVersion(db: Knex, name: string, version: number): Promise<ModelVersionRecord | undefined> {
+export async function loadModelVersion(
+  db: Knex,
+  name: string,
+  version: number,
+): Promise<ModelVersionRecord | undefined> {
   const row = await findModelVersionRow(db, name, version);
   if (!row) return undefined;
   const [record] = await withVersionTags(db, [row]);
@@ -110,7 +142,11 @@ const stageRank = (stage: Stage) => STAGES.indexOf(stage);
  * For each model, the highest-numbered READY version of each stage (of `stages` when given),
  * listed in the order None, Staging, Production, Archived.
  */
-export async function latestVersionsOf(db: Knex, names: readonly string[], stages?: readonly Stage[]): Promise<Map<string, ModelVersionRecord[]>> {
+export async function latestVersionsOf(
+  db: Knex,
+  names: readonly string[],
+  stages?: readonly Stage[],
+): Promise<Map<string, ModelVersionRecord[]>> {
   const out = new Map<string, ModelVersionRecord[]>();
   if (names.length === 0 || stages?.length === 0) return out;
   const query = db<ModelVersionRow>("model_versions")

@@ -24,16 +24,29 @@ const VERSION_SORT_SQL: Readonly<Record<VersionSortColumn, string>> = {
   last_updated_timestamp: `"last_updated_timestamp"`,
   creation_timestamp: `"creation_timestamp"`,
 };
-const VERSION_FILTER_SQL: Readonly<Record<RegistryAttribute, string>> = { name: `"name"`, run_id: `"run_id"`, source_path: `"source"` };
+const VERSION_FILTER_SQL: Readonly<Record<RegistryAttribute, string>> = {
+  name: `"name"`,
+  run_id: `"run_id"`,
+  source_path: `"source"`,
+};
 
-function applyFilter(query: Knex.QueryBuilder, columns: Readonly<Partial<Record<RegistryAttribute, string>>>, filter: FilterAst | undefined): void {
+function applyFilter(
+  query: Knex.QueryBuilder,
+  columns: Readonly<Partial<Record<RegistryAttribute, string>>>,
+  filter: FilterAst | undefined,
+): void {
   if (!filter) return;
   const where = compileRegistryFilter(filter, columns as Readonly<Record<RegistryAttribute, string>>);
   query.whereRaw(where.sql, where.bindings as Knex.Value[]);
 }
 
 /** ORDER BY the keys and, for a later page, only rows strictly after `after` in that order. */
-function applyKeysetOrder<C extends string>(query: Knex.QueryBuilder, sql: Readonly<Record<C, string>>, order: SortKey<C>[], after?: SortValue[]): void {
+function applyKeysetOrder<C extends string>(
+  query: Knex.QueryBuilder,
+  sql: Readonly<Record<C, string>>,
+  order: SortKey<C>[],
+  after?: SortValue[],
+): void {
   if (after) {
     const alternatives: string[] = [];
     const bindings: SortValue[] = [];
@@ -52,7 +65,10 @@ function applyKeysetOrder<C extends string>(query: Knex.QueryBuilder, sql: Reado
   query.orderByRaw(order.map((k) => `${sql[k.column]} ${k.ascending ? "ASC" : "DESC"}`).join(", "));
 }
 
-export async function searchRegisteredModelRows(db: Knex, q: KeysetQuery<ModelSortColumn>): Promise<RegisteredModelRow[]> {
+export async function searchRegisteredModelRows(
+  db: Knex,
+  q: KeysetQuery<ModelSortColumn>,
+): Promise<RegisteredModelRow[]> {
   const query = db("registered_models").select("*");
   applyFilter(query, MODEL_FILTER_SQL, q.filter);
   applyKeysetOrder(query, MODEL_SORT_SQL, q.order, q.after);

@@ -15,7 +15,17 @@ function runName(run: Run) {
   return run.info.run_name || run.info.run_id.slice(0, 8);
 }
 
-function SideBySide({ title, runs, rows, onlyDiff }: { title: string; runs: readonly Run[]; rows: CompareRow[]; onlyDiff: boolean }) {
+function SideBySide({
+  title,
+  runs,
+  rows,
+  onlyDiff,
+}: {
+  title: string;
+  runs: readonly Run[];
+  rows: CompareRow[];
+  onlyDiff: boolean;
+}) {
   const shown = onlyDiff ? rows.filter((r) => r.differs) : rows;
   return (
     <section aria-label={title}>
@@ -26,7 +36,10 @@ function SideBySide({ title, runs, rows, onlyDiff }: { title: string; runs: read
             <th scope="col">Key</th>
             {runs.map((run) => (
               <th scope="col" key={run.info.run_id}>
-                <span className="swatch" style={{ background: colorsFor(runs.map((r) => r.info.run_id)).get(run.info.run_id) }} />
+                <span
+                  className="swatch"
+                  style={{ background: colorsFor(runs.map((r) => r.info.run_id)).get(run.info.run_id) }}
+                />
                 <Link href={`/runs/${run.info.run_id}`}>{runName(run)}</Link>
               </th>
             ))}
@@ -74,7 +87,12 @@ export function CompareRunsPage() {
     <div>
       <h1>Compare {list.length} runs</h1>
       <label>
-        <input type="checkbox" checked={onlyDiff} onChange={(e) => state.set({ diff: e.target.checked }, { replace: true })} /> only keys that differ
+        <input
+          type="checkbox"
+          checked={onlyDiff}
+          onChange={(e) => state.set({ diff: e.target.checked }, { replace: true })}
+        />{" "}
+        only keys that differ
       </label>
       <SideBySide title="Parameters" runs={list} rows={params} onlyDiff={onlyDiff} />
       <SideBySide title="Metrics (latest)" runs={list} rows={metrics} onlyDiff={onlyDiff} />
@@ -107,7 +125,16 @@ export function CompareRunsPage() {
           <summary>Axes ({pcAxes.length})</summary>
           {axes.map((a) => (
             <label key={a} className="block">
-              <input type="checkbox" checked={pcAxes.includes(a)} onChange={(e) => state.set({ pc: e.target.checked ? [...pcAxes, a] : pcAxes.filter((x) => x !== a) }, { replace: true })} />{" "}
+              <input
+                type="checkbox"
+                checked={pcAxes.includes(a)}
+                onChange={(e) =>
+                  state.set(
+                    { pc: e.target.checked ? [...pcAxes, a] : pcAxes.filter((x) => x !== a) },
+                    { replace: true },
+                  )
+                }
+              />{" "}
               {a}
             </label>
           ))}

@@ -8,9 +8,13 @@ export interface CompareRow {
 }
 
 export function compareRows(runs: readonly Run[], kind: "params" | "metrics"): CompareRow[] {
-  const keys = [...new Set(runs.flatMap((r) => (kind === "params" ? r.data.params : r.data.metrics).map((p) => p.key)))].sort();
+  const keys = [
+    ...new Set(runs.flatMap((r) => (kind === "params" ? r.data.params : r.data.metrics).map((p) => p.key))),
+  ].sort();
   return keys.map((key) => {
-    const values = runs.map((r) => (kind === "params" ? r.data.params : r.data.metrics).find((p) => p.key === key)?.value);
+    const values = runs.map(
+      (r) => (kind === "params" ? r.data.params : r.data.metrics).find((p) => p.key === key)?.value,
+    );
     const distinct = new Set(values.map((v) => (v === undefined ? "\u0000missing" : String(v))));
     return { key, values, differs: distinct.size > 1 };
   });
@@ -20,7 +24,10 @@ export function compareRows(runs: readonly Run[], kind: "params" | "metrics"): C
 export function numericValue(run: Run, axis: string): number | undefined {
   const [kind, ...rest] = axis.split(".");
   const key = rest.join(".");
-  const raw = kind === "params" ? run.data.params.find((p) => p.key === key)?.value : run.data.metrics.find((m) => m.key === key)?.value;
+  const raw =
+    kind === "params"
+      ? run.data.params.find((p) => p.key === key)?.value
+      : run.data.metrics.find((m) => m.key === key)?.value;
   const value = typeof raw === "string" ? (raw.trim() === "" ? Number.NaN : Number(raw)) : raw;
   return value !== undefined && Number.isFinite(value) ? value : undefined;
 }

@@ -8,7 +8,17 @@ import { axisPoints, mergeDetail, startOf, toPoints, type XAxis } from "../../ch
 import { smoothEma } from "../../charts/smoothing";
 import { UPlotChart, type XRangeChange } from "../../charts/uplot-chart";
 import { useDebounced } from "../../charts/use-debounced";
-import { extentOf, isZoomedIn, panRange, parseZooms, stepRangeFor, stepsCovering, withZoom, zoomRange, type Range } from "../../charts/zoom";
+import {
+  extentOf,
+  isZoomedIn,
+  panRange,
+  parseZooms,
+  stepRangeFor,
+  stepsCovering,
+  withZoom,
+  zoomRange,
+  type Range,
+} from "../../charts/zoom";
 import { ErrorBox, Loading } from "../../components/error-box";
 import { useSearchState } from "../../url/search-state";
 
@@ -36,25 +46,46 @@ export function MetricCharts({ runs }: { runs: readonly Run[] }) {
   const zoomItems = state.list("zoom");
   const zooms = parseZooms(zoomItems);
   // A pan moves the window in place (no history entry); a zoom or a reset is a step that Back undoes.
-  const setZoom = (key: string, range: Range | undefined, how: XRangeChange) => state.set({ zoom: withZoom(zoomItems, key, range) }, { replace: how === "pan" });
+  const setZoom = (key: string, range: Range | undefined, how: XRangeChange) =>
+    state.set({ zoom: withZoom(zoomItems, key, range) }, { replace: how === "pan" });
   return (
     <section aria-label="Metric charts">
       <h2>Charts</h2>
       <div className="toolbar" role="group" aria-label="Chart options">
         <label>
           X axis{" "}
-          <select value={x} onChange={(e) => state.set({ x: e.target.value === "step" ? undefined : e.target.value, zoom: undefined }, { replace: true })}>
+          <select
+            value={x}
+            onChange={(e) =>
+              state.set(
+                { x: e.target.value === "step" ? undefined : e.target.value, zoom: undefined },
+                { replace: true },
+              )
+            }
+          >
             <option value="step">step</option>
             <option value="wall">wall time</option>
             <option value="relative">relative time (s)</option>
           </select>
         </label>
         <label>
-          <input type="checkbox" checked={log} onChange={(e) => state.set({ log: e.target.checked }, { replace: true })} /> log scale
+          <input
+            type="checkbox"
+            checked={log}
+            onChange={(e) => state.set({ log: e.target.checked }, { replace: true })}
+          />{" "}
+          log scale
         </label>
         <label>
           Smoothing{" "}
-          <input type="range" min={0} max={0.99} step={0.01} value={smoothing} onChange={(e) => state.set({ smooth: Number(e.target.value) || undefined }, { replace: true })} />{" "}
+          <input
+            type="range"
+            min={0}
+            max={0.99}
+            step={0.01}
+            value={smoothing}
+            onChange={(e) => state.set({ smooth: Number(e.target.value) || undefined }, { replace: true })}
+          />{" "}
           {smoothing.toFixed(2)}
         </label>
         <details>
@@ -64,25 +95,45 @@ export function MetricCharts({ runs }: { runs: readonly Run[] }) {
               <input
                 type="checkbox"
                 checked={keys.includes(key)}
-                onChange={(e) => state.set({ charts: e.target.checked ? [...keys, key] : keys.filter((k) => k !== key) }, { replace: true })}
+                onChange={(e) =>
+                  state.set(
+                    { charts: e.target.checked ? [...keys, key] : keys.filter((k) => k !== key) },
+                    { replace: true },
+                  )
+                }
               />{" "}
               {key}
             </label>
           ))}
         </details>
-        <span className="muted">Drag to zoom, shift+drag or middle-drag to pan, double-click to reset; on a focused chart ← → pan, + − zoom, 0 resets.</span>
+        <span className="muted">
+          Drag to zoom, shift+drag or middle-drag to pan, double-click to reset; on a focused chart ← → pan, + − zoom, 0
+          resets.
+        </span>
       </div>
       <div className="legend" aria-label="Legend">
         {runs.map((run) => (
           <span key={run.info.run_id}>
-            <span className="swatch" style={{ background: colorsFor(runs.map((r) => r.info.run_id)).get(run.info.run_id) }} />
+            <span
+              className="swatch"
+              style={{ background: colorsFor(runs.map((r) => r.info.run_id)).get(run.info.run_id) }}
+            />
             {runLabel(run)}
           </span>
         ))}
       </div>
       <div className="cards">
         {keys.map((key) => (
-          <MetricChart key={key} metricKey={key} runs={runs} x={x} log={log} smoothing={smoothing} zoom={zooms.get(key)} onZoom={(range, how) => setZoom(key, range, how)} />
+          <MetricChart
+            key={key}
+            metricKey={key}
+            runs={runs}
+            x={x}
+            log={log}
+            smoothing={smoothing}
+            zoom={zooms.get(key)}
+            onZoom={(range, how) => setZoom(key, range, how)}
+          />
         ))}
       </div>
     </section>
@@ -93,10 +144,17 @@ export function MetricCharts({ runs }: { runs: readonly Run[] }) {
 export const POINTS_PER_RUN = 1000;
 
 /** Sampled histories of one key for any number of runs (the server takes 100 run ids per request). */
-export async function fetchSampled(runIds: readonly string[], key: string, range?: readonly [number, number]): Promise<Map<string, Metric[]>> {
+export async function fetchSampled(
+  runIds: readonly string[],
+  key: string,
+  range?: readonly [number, number],
+): Promise<Map<string, Metric[]>> {
   const chunks: string[][] = [];
   for (let i = 0; i < runIds.length; i += 100) chunks.push(runIds.slice(i, i + 100));
-  const options = { maxResults: POINTS_PER_RUN, ...(range ? { startStep: Math.floor(range[0]), endStep: Math.ceil(range[1]) } : {}) };
+  const options = {
+    maxResults: POINTS_PER_RUN,
+    ...(range ? { startStep: Math.floor(range[0]), endStep: Math.ceil(range[1]) } : {}),
+  };
   const answers = await Promise.all(chunks.map((ids) => api().getMetricHistoryBulkInterval(ids, key, options)));
   const byRun = new Map<string, Metric[]>(runIds.map((id) => [id, []]));
   for (const point of answers.flat()) byRun.get(point.runId)?.push(point);
@@ -127,14 +185,25 @@ function MetricChart({ metricKey, runs, x, log, smoothing, zoom, onZoom }: Metri
   const withKey = runs.filter((r) => r.data.metrics.some((m) => m.key === metricKey));
   const colors = withKey.map((r) => palette.get(r.info.run_id)!);
   const ids = withKey.map((r) => r.info.run_id);
-  const version = withKey.map((r) => `${r.info.run_id}:${r.data.metrics.find((m) => m.key === metricKey)?.timestamp}`).join();
+  const version = withKey
+    .map((r) => `${r.info.run_id}:${r.data.metrics.find((m) => m.key === metricKey)?.timestamp}`)
+    .join();
   // The whole history of every run, sampled: what the chart shows unzoomed and outside a zoomed window.
   const overview = useAsync(() => fetchSampled(ids, metricKey), [metricKey, version]);
-  const loaded = useMemo(() => (overview.data ? ids.map((id) => axisPoints(overview.data!.get(id) ?? [], x)) : undefined), [overview.data, x]); // eslint-disable-line react-hooks/exhaustive-deps
+  const loaded = useMemo(
+    () => (overview.data ? ids.map((id) => axisPoints(overview.data!.get(id) ?? [], x)) : undefined),
+    [overview.data, x],
+  ); // eslint-disable-line react-hooks/exhaustive-deps
   const extent = useMemo(() => (loaded ? extentOf(loaded) : undefined), [loaded]);
   // A zoomed window is fetched again at finer resolution: the server samples by step, so a window
   // of time becomes the steps its loaded points cover. Debounced, so a pan fetches where it stops.
-  const wanted = !zoom ? undefined : x === "step" ? stepsCovering(zoom) : loaded ? stepRangeFor(loaded, zoom) : undefined;
+  const wanted = !zoom
+    ? undefined
+    : x === "step"
+      ? stepsCovering(zoom)
+      : loaded
+        ? stepRangeFor(loaded, zoom)
+        : undefined;
   const steps = useDebounced(wanted ? `${wanted[0]}:${wanted[1]}` : "", REFETCH_DEBOUNCE_MS);
   const detail = useAsync(async () => {
     if (!steps) return undefined;
@@ -147,7 +216,13 @@ function MetricChart({ metricKey, runs, x, log, smoothing, zoom, onZoom }: Metri
       const whole = overview.data!.get(id) ?? [];
       const shown = detail.data ? mergeDetail(whole, detail.data.byRun.get(id) ?? [], detail.data.range) : whole;
       const points = toPoints(shown, x, startOf(whole));
-      return [points.map((p) => p.x), smoothEma(points.map((p) => (log && p.y <= 0 ? null : p.y)), smoothing)] as uPlot.AlignedData;
+      return [
+        points.map((p) => p.x),
+        smoothEma(
+          points.map((p) => (log && p.y <= 0 ? null : p.y)),
+          smoothing,
+        ),
+      ] as uPlot.AlignedData;
     });
     return tables.length ? uPlot.join(tables as uPlot.AlignedData[]) : ([[]] as unknown as uPlot.AlignedData);
     // eslint-disable-next-line react-hooks/exhaustive-deps
@@ -158,8 +233,20 @@ function MetricChart({ metricKey, runs, x, log, smoothing, zoom, onZoom }: Metri
       title: metricKey,
       scales: { x: { time: x === "wall" }, y: { distr: log ? 3 : 1 } },
       cursor: { drag: { x: true, y: false } },
-      series: [{ label: x }, ...withKey.map((r, i) => ({ label: runLabel(r), stroke: colors[i], width: 1.5, spanGaps: true, points: { show: false } }))],
-      axes: [{ stroke: "currentColor", grid: { stroke: "rgba(128,128,128,0.2)" } }, { stroke: "currentColor", grid: { stroke: "rgba(128,128,128,0.2)" } }],
+      series: [
+        { label: x },
+        ...withKey.map((r, i) => ({
+          label: runLabel(r),
+          stroke: colors[i],
+          width: 1.5,
+          spanGaps: true,
+          points: { show: false },
+        })),
+      ],
+      axes: [
+        { stroke: "currentColor", grid: { stroke: "rgba(128,128,128,0.2)" } },
+        { stroke: "currentColor", grid: { stroke: "rgba(128,128,128,0.2)" } },
+      ],
     }),
     // eslint-disable-next-line react-hooks/exhaustive-deps
     [metricKey, x, log, ids.join()],
@@ -178,19 +265,46 @@ function MetricChart({ metricKey, runs, x, log, smoothing, zoom, onZoom }: Metri
     if (base) change(zoomRange(base, factor, extent), "zoom");
   };
   const onKeyDown = (e: KeyboardEvent) => {
-    const action = { ArrowLeft: () => pan(-PAN_STEP), ArrowRight: () => pan(PAN_STEP), "+": () => zoomBy(0.5), "=": () => zoomBy(0.5), "-": () => zoomBy(2), "0": () => change(undefined, "reset") }[e.key];
+    const action = {
+      ArrowLeft: () => pan(-PAN_STEP),
+      ArrowRight: () => pan(PAN_STEP),
+      "+": () => zoomBy(0.5),
+      "=": () => zoomBy(0.5),
+      "-": () => zoomBy(2),
+      "0": () => change(undefined, "reset"),
+    }[e.key];
     if (!action || e.altKey || e.ctrlKey || e.metaKey) return;
     e.preventDefault();
     action();
   };
   return (
-    <div className="chart-panel" role="group" aria-label={`${metricKey} chart`} tabIndex={0} onKeyDown={onKeyDown} aria-keyshortcuts="ArrowLeft ArrowRight + - 0" aria-busy={detail.loading && Boolean(steps)}>
+    <div
+      className="chart-panel"
+      role="group"
+      aria-label={`${metricKey} chart`}
+      tabIndex={0}
+      onKeyDown={onKeyDown}
+      aria-keyshortcuts="ArrowLeft ArrowRight + - 0"
+      aria-busy={detail.loading && Boolean(steps)}
+    >
       <ErrorBox error={overview.error ?? detail.error} title={metricKey} />
       <div className="chart-zoom">
-        <button type="button" aria-label="Pan left" title="Pan left (←)" disabled={!zoomed} onClick={() => pan(-PAN_STEP)}>
+        <button
+          type="button"
+          aria-label="Pan left"
+          title="Pan left (←)"
+          disabled={!zoomed}
+          onClick={() => pan(-PAN_STEP)}
+        >
           ←
         </button>
-        <button type="button" aria-label="Pan right" title="Pan right (→)" disabled={!zoomed} onClick={() => pan(PAN_STEP)}>
+        <button
+          type="button"
+          aria-label="Pan right"
+          title="Pan right (→)"
+          disabled={!zoomed}
+          onClick={() => pan(PAN_STEP)}
+        >
           →
         </button>
         <button type="button" aria-label="Zoom in" title="Zoom in (+)" disabled={!extent} onClick={() => zoomBy(0.5)}>
@@ -205,7 +319,11 @@ function MetricChart({ metricKey, runs, x, log, smoothing, zoom, onZoom }: Metri
           </button>
         ) : null}
       </div>
-      {data ? <UPlotChart options={options} data={data} label={`Chart of ${metricKey}`} xRange={zoom} onXRange={change} /> : !overview.error ? <Loading what={metricKey} /> : null}
+      {data ? (
+        <UPlotChart options={options} data={data} label={`Chart of ${metricKey}`} xRange={zoom} onXRange={change} />
+      ) : !overview.error ? (
+        <Loading what={metricKey} />
+      ) : null}
     </div>
   );
 }

@@ -25,7 +25,12 @@ export function ScatterPlot({ runs, xAxis, yAxis }: { runs: readonly Run[]; xAxi
     const y = numericValue(run, yAxis);
     return x === undefined || y === undefined ? [] : [{ run, x, y }];
   });
-  if (points.length === 0) return <p className="muted">No run has numeric values for both {xAxis} and {yAxis}.</p>;
+  if (points.length === 0)
+    return (
+      <p className="muted">
+        No run has numeric values for both {xAxis} and {yAxis}.
+      </p>
+    );
   const sx = scale(points.map((p) => p.x));
   const sy = scale(points.map((p) => p.y));
   return (
@@ -39,7 +44,13 @@ export function ScatterPlot({ runs, xAxis, yAxis }: { runs: readonly Run[]; xAxi
         {yAxis}
       </text>
       {points.map(({ run, x, y }) => (
-        <circle key={run.info.run_id} cx={PAD + sx(x) * (W - PAD - 20)} cy={H - PAD - sy(y) * (H - PAD - 20)} r={5} fill={colorsFor(runs.map((r) => r.info.run_id)).get(run.info.run_id)}>
+        <circle
+          key={run.info.run_id}
+          cx={PAD + sx(x) * (W - PAD - 20)}
+          cy={H - PAD - sy(y) * (H - PAD - 20)}
+          r={5}
+          fill={colorsFor(runs.map((r) => r.info.run_id)).get(run.info.run_id)}
+        >
           <title>{`${runName(run)}: ${xAxis}=${formatValue(x)}, ${yAxis}=${formatValue(y)}`}</title>
         </circle>
       ))}
@@ -77,7 +88,13 @@ export function ParallelCoordinates({ runs, axes }: { runs: readonly Run[]; axes
           return v === undefined ? [] : [`${PAD + i * step},${H - 40 - a.s(v) * (H - 60)}`];
         });
         return (
-          <polyline key={run.info.run_id} points={pts.join(" ")} fill="none" stroke={colorsFor(runs.map((r) => r.info.run_id)).get(run.info.run_id)} strokeWidth={2}>
+          <polyline
+            key={run.info.run_id}
+            points={pts.join(" ")}
+            fill="none"
+            stroke={colorsFor(runs.map((r) => r.info.run_id)).get(run.info.run_id)}
+            strokeWidth={2}
+          >
             <title>{runName(run)}</title>
           </polyline>
         );

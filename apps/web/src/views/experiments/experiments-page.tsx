@@ -20,7 +20,15 @@ export function ExperimentsPage() {
   const [selected, setSelected] = useState<string[]>([]);
   const [actionError, setActionError] = useState<Error | undefined>();
   const list = useAsync(
-    () => api().searchExperiments({ filter: nameFilter(query), viewType: VIEWS[view] ?? "ACTIVE_ONLY", orderBy: ["last_update_time DESC"], pageSize: 500 }).toArray(2000),
+    () =>
+      api()
+        .searchExperiments({
+          filter: nameFilter(query),
+          viewType: VIEWS[view] ?? "ACTIVE_ONLY",
+          orderBy: ["last_update_time DESC"],
+          pageSize: 500,
+        })
+        .toArray(2000),
     [query, view],
   );
   const act = async (action: () => Promise<unknown>) => {
@@ -44,21 +52,40 @@ export function ExperimentsPage() {
       <div className="toolbar">
         <label>
           Search by name{" "}
-          <input type="search" value={query} onChange={(e) => state.set({ q: e.target.value }, { replace: true })} placeholder="name contains…" />
+          <input
+            type="search"
+            value={query}
+            onChange={(e) => state.set({ q: e.target.value }, { replace: true })}
+            placeholder="name contains…"
+          />
         </label>
         <label>
           Show{" "}
-          <select value={view} onChange={(e) => state.set({ view: e.target.value === "active" ? undefined : e.target.value })}>
+          <select
+            value={view}
+            onChange={(e) => state.set({ view: e.target.value === "active" ? undefined : e.target.value })}
+          >
             <option value="active">active</option>
             <option value="deleted">deleted</option>
             <option value="all">all</option>
           </select>
         </label>
-        <button type="button" className="primary" disabled={selected.length === 0} onClick={() => navigate(href("/runs", { e: selected }))}>
+        <button
+          type="button"
+          className="primary"
+          disabled={selected.length === 0}
+          onClick={() => navigate(href("/runs", { e: selected }))}
+        >
           Runs of {selected.length || "selected"} experiment{selected.length === 1 ? "" : "s"}
         </button>
         <form className="inline-form" onSubmit={create}>
-          <input aria-label="New experiment name" placeholder="new experiment name" value={name} onChange={(e) => setName(e.target.value)} required />
+          <input
+            aria-label="New experiment name"
+            placeholder="new experiment name"
+            value={name}
+            onChange={(e) => setName(e.target.value)}
+            required
+          />
           <button type="submit">Create experiment</button>
         </form>
       </div>
@@ -95,7 +122,11 @@ export function ExperimentsPage() {
                 key={experiment.experiment_id}
                 experiment={experiment}
                 selected={selected.includes(experiment.experiment_id)}
-                onSelect={(on) => setSelected((s) => (on ? [...s, experiment.experiment_id] : s.filter((id) => id !== experiment.experiment_id)))}
+                onSelect={(on) =>
+                  setSelected((s) =>
+                    on ? [...s, experiment.experiment_id] : s.filter((id) => id !== experiment.experiment_id),
+                  )
+                }
                 act={act}
                 reload={list.reload}
               />
@@ -129,7 +160,12 @@ function ExperimentRow({
     <>
       <tr>
         <td>
-          <input type="checkbox" aria-label={`Select ${experiment.name}`} checked={selected} onChange={(e) => onSelect(e.target.checked)} />
+          <input
+            type="checkbox"
+            aria-label={`Select ${experiment.name}`}
+            checked={selected}
+            onChange={(e) => onSelect(e.target.checked)}
+          />
         </td>
         <td>
           {renaming ? (
@@ -140,7 +176,12 @@ function ExperimentRow({
                 void act(() => api().renameExperiment(id, newName.trim())).then(() => setRenaming(false));
               }}
             >
-              <input aria-label="Experiment name" value={newName} onChange={(e) => setNewName(e.target.value)} autoFocus />
+              <input
+                aria-label="Experiment name"
+                value={newName}
+                onChange={(e) => setNewName(e.target.value)}
+                autoFocus
+              />
               <button type="submit">Save</button>
               <button type="button" onClick={() => setRenaming(false)}>
                 Cancel
@@ -164,11 +205,18 @@ function ExperimentRow({
             </button>
           ) : null}{" "}
           {deleted ? (
-            <button type="button" onClick={() => void act(() => api().restoreExperiment(id))} aria-label={`Restore ${experiment.name}`}>
+            <button
+              type="button"
+              onClick={() => void act(() => api().restoreExperiment(id))}
+              aria-label={`Restore ${experiment.name}`}
+            >
               Restore
             </button>
           ) : id !== "0" ? (
-            <ConfirmButton question={`Delete ${experiment.name}?`} onConfirm={() => void act(() => api().deleteExperiment(id))}>
+            <ConfirmButton
+              question={`Delete ${experiment.name}?`}
+              onConfirm={() => void act(() => api().deleteExperiment(id))}
+            >
               Delete
             </ConfirmButton>
           ) : null}

@@ -4,7 +4,15 @@ import { ErrorBox } from "../../components/error-box";
 import { Markdown } from "../../components/markdown";
 
 /** A Markdown description with an editor. */
-export function DescriptionEditor({ text, onSave, onSaved }: { text: string; onSave: (text: string) => Promise<unknown>; onSaved: () => void }) {
+export function DescriptionEditor({
+  text,
+  onSave,
+  onSaved,
+}: {
+  text: string;
+  onSave: (text: string) => Promise<unknown>;
+  onSaved: () => void;
+}) {
   const [editing, setEditing] = useState(false);
   const [draft, setDraft] = useState(text);
   const [error, setError] = useState<Error | undefined>();
@@ -31,7 +39,13 @@ export function DescriptionEditor({ text, onSave, onSaved }: { text: string; onS
             });
           }}
         >
-          <textarea aria-label="Description (Markdown)" rows={5} cols={80} value={draft} onChange={(e) => setDraft(e.target.value)} />
+          <textarea
+            aria-label="Description (Markdown)"
+            rows={5}
+            cols={80}
+            value={draft}
+            onChange={(e) => setDraft(e.target.value)}
+          />
           <div className="inline-form">
             <button type="submit">Save description</button>
             <button type="button" onClick={() => setEditing(false)}>

@@ -11,7 +11,13 @@ import { DescriptionEditor } from "./description-editor";
 export function ModelPage({ name }: { name: string }) {
   const [, navigate] = useLocation();
   const model = useAsync(() => api().getRegisteredModel(name), [name]);
-  const versions = useAsync(() => api().searchModelVersions({ filter: `name = '${name.replace(/'/g, "\\'")}'`, orderBy: ["version DESC"] }).toArray(10_000), [name]);
+  const versions = useAsync(
+    () =>
+      api()
+        .searchModelVersions({ filter: `name = '${name.replace(/'/g, "\\'")}'`, orderBy: ["version DESC"] })
+        .toArray(10_000),
+    [name],
+  );
   const [error, setError] = useState<Error | undefined>();
   if (model.error && !model.data) return <ErrorBox error={model.error} title="Could not load the model" />;
   if (!model.data) return <Loading what="model" />;
@@ -26,7 +32,11 @@ export function ModelPage({ name }: { name: string }) {
         Created {formatTime(m.creation_timestamp)} · updated {formatTime(m.last_updated_timestamp)}
       </p>
       <ErrorBox error={error} />
-      <DescriptionEditor text={m.description ?? ""} onSave={(text) => api().updateRegisteredModel(name, text)} onSaved={model.reload} />
+      <DescriptionEditor
+        text={m.description ?? ""}
+        onSave={(text) => api().updateRegisteredModel(name, text)}
+        onSaved={model.reload}
+      />
       <section aria-label="Versions">
         <h2>Versions</h2>
         <ErrorBox error={versions.error} title="Versions" />
@@ -64,7 +74,9 @@ export function ModelPage({ name }: { name: string }) {
       <h2>Danger zone</h2>
       <ConfirmButton
         question={`Delete model ${m.name} and all its versions?`}
-        onConfirm={() => void attempt(() => api().deleteRegisteredModel(name)).then((f) => (f ? setError(f) : navigate("/models")))}
+        onConfirm={() =>
+          void attempt(() => api().deleteRegisteredModel(name)).then((f) => (f ? setError(f) : navigate("/models")))
+        }
       >
         Delete model
       </ConfirmButton>

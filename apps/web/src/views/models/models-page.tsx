@@ -10,7 +10,13 @@ import { useSearchState } from "../../url/search-state";
 export function ModelsPage() {
   const state = useSearchState();
   const query = state.get("q") ?? "";
-  const models = useAsync(() => api().searchRegisteredModels({ filter: nameFilter(query) }).toArray(1000), [query]);
+  const models = useAsync(
+    () =>
+      api()
+        .searchRegisteredModels({ filter: nameFilter(query) })
+        .toArray(1000),
+    [query],
+  );
   const [name, setName] = useState("");
   const [error, setError] = useState<Error | undefined>();
   const create = async (event: FormEvent) => {
@@ -27,10 +33,17 @@ export function ModelsPage() {
       <h1>Registered models</h1>
       <div className="toolbar">
         <label>
-          Search by name <input type="search" value={query} onChange={(e) => state.set({ q: e.target.value }, { replace: true })} />
+          Search by name{" "}
+          <input type="search" value={query} onChange={(e) => state.set({ q: e.target.value }, { replace: true })} />
         </label>
         <form className="inline-form" onSubmit={create}>
-          <input aria-label="New model name" placeholder="new model name" value={name} onChange={(e) => setName(e.target.value)} required />
+          <input
+            aria-label="New model name"
+            placeholder="new model name"
+            value={name}
+            onChange={(e) => setName(e.target.value)}
+            required
+          />
           <button type="submit">Create model</button>
         </form>
       </div>

@@ -22,7 +22,11 @@ export function VersionPage({ name, version }: { name: string; version: string }
   const v = mv.data;
   const canArchive = target === "Staging" || target === "Production";
   const transition = async () => {
-    const failure = await attempt(() => api().transitionModelVersionStage(name, version, target, { archiveExistingVersions: canArchive && archiveExisting }));
+    const failure = await attempt(() =>
+      api().transitionModelVersionStage(name, version, target, {
+        archiveExistingVersions: canArchive && archiveExisting,
+      }),
+    );
     setError(failure);
     mv.reload();
   };
@@ -64,8 +68,13 @@ export function VersionPage({ name, version }: { name: string; version: string }
             </select>
           </label>
           <label>
-            <input type="checkbox" disabled={!canArchive} checked={canArchive && archiveExisting} onChange={(e) => setArchiveExisting(e.target.checked)} /> archive the
-            versions now in {target}
+            <input
+              type="checkbox"
+              disabled={!canArchive}
+              checked={canArchive && archiveExisting}
+              onChange={(e) => setArchiveExisting(e.target.checked)}
+            />{" "}
+            archive the versions now in {target}
           </label>
           <button type="button" className="primary" onClick={() => void transition()}>
             Transition
@@ -73,7 +82,11 @@ export function VersionPage({ name, version }: { name: string; version: string }
         </div>
         <ErrorBox error={error} />
       </section>
-      <DescriptionEditor text={v.description ?? ""} onSave={(text) => api().updateModelVersion(name, version, text)} onSaved={mv.reload} />
+      <DescriptionEditor
+        text={v.description ?? ""}
+        onSave={(text) => api().updateModelVersion(name, version, text)}
+        onSaved={mv.reload}
+      />
       <TagsEditor
         tags={v.tags ?? []}
         onSet={(k, val) => api().setModelVersionTag(name, version, k, val)}
@@ -81,12 +94,21 @@ export function VersionPage({ name, version }: { name: string; version: string }
         onChanged={mv.reload}
       />
       <p>
-        Files: <a href={`/model-versions/get-artifact?name=${encodeURIComponent(name)}&version=${encodeURIComponent(version)}&path=MLmodel`}>MLmodel</a>
+        Files:{" "}
+        <a
+          href={`/model-versions/get-artifact?name=${encodeURIComponent(name)}&version=${encodeURIComponent(version)}&path=MLmodel`}
+        >
+          MLmodel
+        </a>
       </p>
       <h2>Danger zone</h2>
       <ConfirmButton
         question={`Delete version ${v.version} of ${name}?`}
-        onConfirm={() => void attempt(() => api().deleteModelVersion(name, version)).then((f) => (f ? setError(f) : navigate(`/models/${encodeURIComponent(name)}`)))}
+        onConfirm={() =>
+          void attempt(() => api().deleteModelVersion(name, version)).then((f) =>
+            f ? setError(f) : navigate(`/models/${encodeURIComponent(name)}`),
+          )
+        }
       >
         Delete version
       </ConfirmButton>

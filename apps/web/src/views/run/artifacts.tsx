@@ -26,7 +26,17 @@ async function fetchArtifact(url: string): Promise<Blob> {
   return response.blob();
 }
 
-function Folder({ runId, path, onOpen, open }: { runId: string; path?: string; onOpen: (file: FileInfo) => void; open: string | undefined }) {
+function Folder({
+  runId,
+  path,
+  onOpen,
+  open,
+}: {
+  runId: string;
+  path?: string;
+  onOpen: (file: FileInfo) => void;
+  open: string | undefined;
+}) {
   const files = useAsync(() => api().listArtifacts(runId, path), [runId, path]);
   const [expanded, setExpanded] = useState<Set<string>>(new Set());
   if (files.error) return <ErrorBox error={files.error} title="Artifacts" />;
@@ -104,7 +114,9 @@ function Preview({ runId, file }: { runId: string; file: FileInfo }) {
       {kind === "image" && objectUrl ? <img src={objectUrl} alt={file.path} /> : null}
       {kind === "json" && text !== undefined ? <pre className="pre">{prettyJson(text)}</pre> : null}
       {kind === "text" && text !== undefined ? <pre className="pre">{text}</pre> : null}
-      {kind === "csv" && text !== undefined ? <CsvTable text={text} separator={file.path.endsWith(".tsv") ? "\t" : ","} /> : null}
+      {kind === "csv" && text !== undefined ? (
+        <CsvTable text={text} separator={file.path.endsWith(".tsv") ? "\t" : ","} />
+      ) : null}
     </div>
   );
 }

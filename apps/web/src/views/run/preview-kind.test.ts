@@ -13,12 +13,21 @@ describe("artifact previews", () => {
     expect(previewKind("big.txt", 100 * 1024 * 1024)).toBe("none");
   });
   it("parses CSV with quotes, doubled quotes, newlines in quotes and CRLF", () => {
-    expect(parseCsv('a,b\r\n"x, y","say ""hi"""\n"multi\nline",2')).toEqual([["a", "b"], ["x, y", 'say "hi"'], ["multi\nline", "2"]]);
-    expect(parseCsv("a\tb\n1\t2\n", "\t")).toEqual([["a", "b"], ["1", "2"]]);
+    expect(parseCsv('a,b\r\n"x, y","say ""hi"""\n"multi\nline",2')).toEqual([
+      ["a", "b"],
+      ["x, y", 'say "hi"'],
+      ["multi\nline", "2"],
+    ]);
+    expect(parseCsv("a\tb\n1\t2\n", "\t")).toEqual([
+      ["a", "b"],
+      ["1", "2"],
+    ]);
     expect(parseCsv("a\n1\n2\n3", ",", 2)).toEqual([["a"], ["1"]]);
   });
   it("renders Markdown without scripts or event handlers", () => {
-    const html = renderMarkdown("# Title\n\n<script>alert(1)</script><img src=x onerror=alert(1)>\n\n**bold** [l](javascript:alert(1))");
+    const html = renderMarkdown(
+      "# Title\n\n<script>alert(1)</script><img src=x onerror=alert(1)>\n\n**bold** [l](javascript:alert(1))",
+    );
     expect(html).toContain("<h1");
     expect(html).toContain("<strong>bold</strong>");
     expect(html).not.toMatch(/<script|<img|javascript:/i);

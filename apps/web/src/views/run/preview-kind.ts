@@ -4,7 +4,8 @@ export type PreviewKind = "image" | "json" | "text" | "csv" | "none";
 
 const MAX_PREVIEW_BYTES = 5 * 1024 * 1024;
 const IMAGE = /\.(png|jpe?g|gif|bmp|webp|svg)$/i;
-const TEXT = /(\.(txt|log|md|py|yaml|yml|toml|ini|cfg|sh|js|ts|r|java|scala|sql|xml|html?)$)|(^|\/)(MLmodel|requirements\.txt|conda\.yaml|Dockerfile|LICENSE)$/i;
+const TEXT =
+  /(\.(txt|log|md|py|yaml|yml|toml|ini|cfg|sh|js|ts|r|java|scala|sql|xml|html?)$)|(^|\/)(MLmodel|requirements\.txt|conda\.yaml|Dockerfile|LICENSE)$/i;
 
 export function previewKind(path: string, size: number): PreviewKind {
   if (size > MAX_PREVIEW_BYTES) return "none";

@@ -26,7 +26,17 @@ export function RunPage({ runId }: { runId: string }) {
   return <RunView run={run.data} reload={run.reload} paused={paused} setPaused={setPaused} />;
 }
 
-function RunView({ run, reload, paused, setPaused }: { run: Run; reload: () => void; paused: boolean; setPaused: (p: boolean) => void }) {
+function RunView({
+  run,
+  reload,
+  paused,
+  setPaused,
+}: {
+  run: Run;
+  reload: () => void;
+  paused: boolean;
+  setPaused: (p: boolean) => void;
+}) {
   const ns = namespace();
   const info = run.info;
   const id = info.run_id;
@@ -47,11 +57,24 @@ function RunView({ run, reload, paused, setPaused }: { run: Run; reload: () => v
   };
   const histories = useAsync(
     // Sampled by the server (each bucket's first, last, min and max), so min and max are exact.
-    () => Promise.all(run.data.metrics.slice(0, SPARKLINE_KEYS).map((m) => api().getMetricHistoryBulkInterval([id], m.key, { maxResults: 200 }).then((h) => [m.key, h] as const))),
+    () =>
+      Promise.all(
+        run.data.metrics.slice(0, SPARKLINE_KEYS).map((m) =>
+          api()
+            .getMetricHistoryBulkInterval([id], m.key, { maxResults: 200 })
+            .then((h) => [m.key, h] as const),
+        ),
+      ),
     [id, run.data.metrics.map((m) => `${m.key}:${m.step}:${m.timestamp}`).join()],
   );
   const history = new Map<string, Metric[]>(histories.data ?? []);
-  const versions = useAsync(() => api().searchModelVersions({ filter: `run_id = '${id}'` }).toArray(100), [id]);
+  const versions = useAsync(
+    () =>
+      api()
+        .searchModelVersions({ filter: `run_id = '${id}'` })
+        .toArray(100),
+    [id],
+  );
   const userTags = tags.filter((t) => !t.key.startsWith(`${ns}.`));
   const systemTags = tags.filter((t) => t.key.startsWith(`${ns}.`));
   return (
@@ -76,7 +99,11 @@ function RunView({ run, reload, paused, setPaused }: { run: Run; reload: () => v
       ) : (
         <h1>
           {info.run_name || id}{" "}
-          <button type="button" onClick={() => (setName(info.run_name ?? ""), setEditingName(true))} aria-label="Rename run">
+          <button
+            type="button"
+            onClick={() => (setName(info.run_name ?? ""), setEditingName(true))}
+            aria-label="Rename run"
+          >
             Rename
           </button>
         </h1>
@@ -144,7 +171,13 @@ function RunView({ run, reload, paused, setPaused }: { run: Run; reload: () => v
               void act(() => api().setTag(id, `${ns}.note.content`, noteText)).then((f) => !f && setEditingNote(false));
             }}
           >
-            <textarea aria-label="Description (Markdown)" rows={6} cols={80} value={noteText} onChange={(e) => setNoteText(e.target.value)} />
+            <textarea
+              aria-label="Description (Markdown)"
+              rows={6}
+              cols={80}
+              value={noteText}
+              onChange={(e) => setNoteText(e.target.value)}
+            />
             <div className="inline-form">
               <button type="submit">Save description</button>
               <button type="button" onClick={() => setEditingNote(false)}>
@@ -190,7 +223,9 @@ function RunView({ run, reload, paused, setPaused }: { run: Run; reload: () => v
           <tbody>
             {run.data.metrics.map((m) => {
               const points = history.get(m.key);
-              const values = points ? [...points].sort((a, b) => a.step - b.step || a.timestamp - b.timestamp).map((p) => p.value) : [];
+              const values = points
+                ? [...points].sort((a, b) => a.step - b.step || a.timestamp - b.timestamp).map((p) => p.value)
+                : [];
               const finite = values.filter(Number.isFinite);
               return (
                 <tr key={m.key}>
@@ -210,7 +245,13 @@ function RunView({ run, reload, paused, setPaused }: { run: Run; reload: () => v
       </section>
       {run.data.metrics.length > 0 ? <MetricCharts runs={[run]} /> : null}
 
-      <TagsEditor label="Tags" tags={userTags} onSet={(k, v) => api().setTag(id, k, v)} onDelete={(k) => api().deleteTag(id, k)} onChanged={reload} />
+      <TagsEditor
+        label="Tags"
+        tags={userTags}
+        onSet={(k, v) => api().setTag(id, k, v)}
+        onDelete={(k) => api().deleteTag(id, k)}
+        onChanged={reload}
+      />
       {systemTags.length ? (
         <details>
           <summary>System tags ({systemTags.length})</summary>

@@ -4,12 +4,26 @@ import { toggleColumn, type KeyKind } from "./columns";
 const TITLES: Record<KeyKind, string> = { metrics: "Metrics", params: "Params", tags: "Tags" };
 
 /** Check boxes for the metric, param and tag columns, with a text filter over the keys. */
-export function ColumnPicker({ keys, columns, onChange }: { keys: Record<KeyKind, readonly string[]>; columns: readonly string[]; onChange: (columns: string[]) => void }) {
+export function ColumnPicker({
+  keys,
+  columns,
+  onChange,
+}: {
+  keys: Record<KeyKind, readonly string[]>;
+  columns: readonly string[];
+  onChange: (columns: string[]) => void;
+}) {
   const [query, setQuery] = useState("");
   const q = query.toLowerCase();
   return (
     <div className="picker" role="group" aria-label="Columns">
-      <input type="search" aria-label="Find a column" placeholder="find key…" value={query} onChange={(e) => setQuery(e.target.value)} />
+      <input
+        type="search"
+        aria-label="Find a column"
+        placeholder="find key…"
+        value={query}
+        onChange={(e) => setQuery(e.target.value)}
+      />
       {(Object.keys(TITLES) as KeyKind[]).map((kind) => {
         const matching = keys[kind].filter((key) => key.toLowerCase().includes(q));
         return (
@@ -20,7 +34,12 @@ export function ColumnPicker({ keys, columns, onChange }: { keys: Record<KeyKind
               const id = `${kind}.${key}`;
               return (
                 <label key={id}>
-                  <input type="checkbox" checked={columns.includes(id)} onChange={() => onChange(toggleColumn(columns, id))} /> {key}
+                  <input
+                    type="checkbox"
+                    checked={columns.includes(id)}
+                    onChange={() => onChange(toggleColumn(columns, id))}
+                  />{" "}
+                  {key}
                 </label>
               );
             })}

@@ -5,7 +5,16 @@ import { nestRuns } from "./run-tree";
 
 export function fakeRun(id: string, data: Partial<Run["data"]> = {}): Run {
   return {
-    info: { run_id: id, run_uuid: id, experiment_id: "1", run_name: id, status: "FINISHED", start_time: 1, lifecycle_stage: "active", artifact_uri: "" } as Run["info"],
+    info: {
+      run_id: id,
+      run_uuid: id,
+      experiment_id: "1",
+      run_name: id,
+      status: "FINISHED",
+      start_time: 1,
+      lifecycle_stage: "active",
+      artifact_uri: "",
+    } as Run["info"],
     data: { metrics: [], params: [], tags: [], ...data },
   };
 }
@@ -13,8 +22,18 @@ export function fakeRun(id: string, data: Partial<Run["data"]> = {}): Run {
 describe("runs table columns", () => {
   it("collects keys of every kind, sorted, leaving out system tags", () => {
     const runs = [
-      fakeRun("a", { metrics: [{ key: "loss", value: 1, step: 0, timestamp: 0 }], params: [{ key: "lr", value: "0.1" }], tags: [{ key: "tracker.user", value: "u" }, { key: "team", value: "x" }] }),
-      fakeRun("b", { metrics: [{ key: "acc", value: 1, step: 0, timestamp: 0 }], params: [{ key: "lr", value: "0.2" }] }),
+      fakeRun("a", {
+        metrics: [{ key: "loss", value: 1, step: 0, timestamp: 0 }],
+        params: [{ key: "lr", value: "0.1" }],
+        tags: [
+          { key: "tracker.user", value: "u" },
+          { key: "team", value: "x" },
+        ],
+      }),
+      fakeRun("b", {
+        metrics: [{ key: "acc", value: 1, step: 0, timestamp: 0 }],
+        params: [{ key: "lr", value: "0.2" }],
+      }),
     ];
     expect(availableKeys(runs, "tracker")).toEqual({ metrics: ["acc", "loss"], params: ["lr"], tags: ["team"] });
     expect(availableKeys(runs, "mlflow").tags).toEqual(["team", "tracker.user"]);
@@ -31,7 +50,10 @@ describe("runs table columns", () => {
     expect(quoteKey("a-b")).toBe("`a-b`");
   });
   it("reads the value of a key column", () => {
-    const run = fakeRun("a", { metrics: [{ key: "acc", value: 0.5, step: 0, timestamp: 0 }], params: [{ key: "lr", value: "0.1" }] });
+    const run = fakeRun("a", {
+      metrics: [{ key: "acc", value: 0.5, step: 0, timestamp: 0 }],
+      params: [{ key: "lr", value: "0.1" }],
+    });
     expect(keyValue(run, parseKeyColumn("metrics.acc")!)).toBe(0.5);
     expect(keyValue(run, parseKeyColumn("params.lr")!)).toBe("0.1");
     expect(keyValue(run, parseKeyColumn("tags.none")!)).toBeUndefined();
@@ -43,7 +65,12 @@ describe("nested runs", () => {
   const child = (id: string, parent: string) => fakeRun(id, { tags: [{ key: "tracker.parentRunId", value: parent }] });
   it("puts children right under their parent with a depth", () => {
     const rows = nestRuns([child("c1", "p"), fakeRun("x"), fakeRun("p"), child("g", "c1")], "tracker.parentRunId");
-    expect(rows.map((r) => [r.run.info.run_id, r.depth])).toEqual([["x", 0], ["p", 0], ["c1", 1], ["g", 2]]);
+    expect(rows.map((r) => [r.run.info.run_id, r.depth])).toEqual([
+      ["x", 0],
+      ["p", 0],
+      ["c1", 1],
+      ["g", 2],
+    ]);
     expect(rows.find((r) => r.run.info.run_id === "p")!.childCount).toBe(1);
   });
   it("keeps orphans and cycles at the top level without looping", () => {

@@ -3,7 +3,15 @@ import type { KeyKind } from "./columns";
 import { applyCompletion, completeFilter, type Completion } from "./filter-completion";
 
 /** The filter input: search grammar with key completion (arrows + Enter/Tab), applied on Enter. */
-export function FilterBox({ value, keys, onApply }: { value: string; keys: Record<KeyKind, readonly string[]>; onApply: (filter: string) => void }) {
+export function FilterBox({
+  value,
+  keys,
+  onApply,
+}: {
+  value: string;
+  keys: Record<KeyKind, readonly string[]>;
+  onApply: (filter: string) => void;
+}) {
   const [text, setText] = useState(value);
   const [completion, setCompletion] = useState<Completion | undefined>();
   const [active, setActive] = useState(0);
@@ -68,7 +76,12 @@ export function FilterBox({ value, keys, onApply }: { value: string; keys: Recor
       {completion ? (
         <ul className="suggestions" id="filter-suggestions" role="listbox" aria-label="Key suggestions">
           {completion.options.map((option, i) => (
-            <li key={option} role="option" aria-selected={i === active} onMouseDown={(e) => (e.preventDefault(), choose(option))}>
+            <li
+              key={option}
+              role="option"
+              aria-selected={i === active}
+              onMouseDown={(e) => (e.preventDefault(), choose(option))}
+            >
               {option}
             </li>
           ))}

@@ -11,7 +11,10 @@ describe("filter key completion", () => {
     const text = "params.lr = '1' AND metrics.a";
     const c = completeFilter(text, text.length, keys)!;
     expect(c.options).toEqual(["metrics.accuracy", "metrics.auc"]);
-    expect(applyCompletion(text, c, "metrics.auc")).toEqual({ text: "params.lr = '1' AND metrics.auc", cursor: text.length + 2 });
+    expect(applyCompletion(text, c, "metrics.auc")).toEqual({
+      text: "params.lr = '1' AND metrics.auc",
+      cursor: text.length + 2,
+    });
     expect(completeFilter("metrics.v", 9, keys)?.options).toEqual(["metrics.`val loss`"]);
   });
   it("completes in the middle of the text, replacing the whole word", () => {

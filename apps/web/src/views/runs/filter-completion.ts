@@ -9,14 +9,33 @@ export interface Completion {
   options: string[];
 }
 
-const PREFIXES: Record<string, KeyKind> = { metrics: "metrics", metric: "metrics", params: "params", param: "params", tags: "tags", tag: "tags" };
-const ATTRIBUTES = ["attributes.status", "attributes.run_name", "attributes.start_time", "attributes.end_time", "attributes.user_id", "attributes.run_id"];
+const PREFIXES: Record<string, KeyKind> = {
+  metrics: "metrics",
+  metric: "metrics",
+  params: "params",
+  param: "params",
+  tags: "tags",
+  tag: "tags",
+};
+const ATTRIBUTES = [
+  "attributes.status",
+  "attributes.run_name",
+  "attributes.start_time",
+  "attributes.end_time",
+  "attributes.user_id",
+  "attributes.run_id",
+];
 
 /**
  * What can complete the word before the cursor: `metrics.ac|` offers the metric keys starting with
  * "ac"; a bare `met|` offers the prefixes. Nothing inside a quoted string.
  */
-export function completeFilter(text: string, cursor: number, keys: Record<KeyKind, readonly string[]>, limit = 20): Completion | undefined {
+export function completeFilter(
+  text: string,
+  cursor: number,
+  keys: Record<KeyKind, readonly string[]>,
+  limit = 20,
+): Completion | undefined {
   const before = text.slice(0, cursor);
   const quotes = (before.match(/'/g) ?? []).length;
   if (quotes % 2 === 1) return undefined;
@@ -29,11 +48,16 @@ export function completeFilter(text: string, cursor: number, keys: Record<KeyKin
   const dot = word.indexOf(".");
   if (dot === -1) {
     const lower = word.toLowerCase();
-    const options = [...new Set(["metrics.", "params.", "tags.", "attributes."])].filter((p) => p.startsWith(lower) && p !== lower);
+    const options = [...new Set(["metrics.", "params.", "tags.", "attributes."])].filter(
+      (p) => p.startsWith(lower) && p !== lower,
+    );
     return options.length ? { start, end, options } : undefined;
   }
   const prefix = word.slice(0, dot).toLowerCase();
-  const partial = word.slice(dot + 1).replace(/^`/, "").toLowerCase();
+  const partial = word
+    .slice(dot + 1)
+    .replace(/^`/, "")
+    .toLowerCase();
   if (prefix === "attributes" || prefix === "attribute") {
     const options = ATTRIBUTES.filter((a) => a.startsWith(`attributes.${partial}`));
     return options.length ? { start, end, options } : undefined;
@@ -48,7 +72,11 @@ export function completeFilter(text: string, cursor: number, keys: Record<KeyKin
 }
 
 /** The filter with the completion applied; returns the new text and the cursor after it. */
-export function applyCompletion(text: string, completion: Completion, option: string): { text: string; cursor: number } {
+export function applyCompletion(
+  text: string,
+  completion: Completion,
+  option: string,
+): { text: string; cursor: number } {
   const next = text.slice(0, completion.start) + option + text.slice(completion.end);
   return { text: next, cursor: completion.start + option.length };
 }

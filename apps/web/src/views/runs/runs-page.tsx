@@ -25,7 +25,15 @@ function tag(run: Run, key: string): string | undefined {
   return run.data.tags.find((t) => t.key === key)?.value;
 }
 
-const WIDTHS: Record<string, number> = { select: 36, name: 260, status: 100, user: 120, start: 170, duration: 100, source: 200 };
+const WIDTHS: Record<string, number> = {
+  select: 36,
+  name: 260,
+  status: 100,
+  user: 120,
+  start: 170,
+  duration: 100,
+  source: 200,
+};
 
 export function RunsPage() {
   const state = useSearchState();
@@ -55,12 +63,22 @@ export function RunsPage() {
     tagKeys: keysOf("tags"),
   });
   // Every key of the experiments' runs, for the column picker and the filter's completion.
-  const listed = useAsync(() => (experimentIds.length ? api().listRunKeys(experimentIds) : Promise.resolve(undefined)), [experimentIds.join(",")]);
-  const experiments = useAsync(() => Promise.all(experimentIds.map((id) => api().getExperiment(id))), [experimentIds.join(",")]);
+  const listed = useAsync(
+    () => (experimentIds.length ? api().listRunKeys(experimentIds) : Promise.resolve(undefined)),
+    [experimentIds.join(",")],
+  );
+  const experiments = useAsync(
+    () => Promise.all(experimentIds.map((id) => api().getExperiment(id))),
+    [experimentIds.join(",")],
+  );
   const fromRuns = useMemo(() => availableKeys(pages.runs, ns), [pages.runs, ns]);
   const keys = useSeenKeys(
     listed.data
-      ? { metrics: listed.data.metric_keys, params: listed.data.param_keys, tags: listed.data.tag_keys.filter((k) => !k.startsWith(`${ns}.`)) }
+      ? {
+          metrics: listed.data.metric_keys,
+          params: listed.data.param_keys,
+          tags: listed.data.tag_keys.filter((k) => !k.startsWith(`${ns}.`)),
+        }
       : fromRuns,
     experimentIds.join(","),
   );
@@ -68,7 +86,8 @@ export function RunsPage() {
   const anyRunning = pages.runs.some((r) => r.info.status === "RUNNING");
   const live = useLiveRefresh(anyRunning, state.flag("paused"), pages.refresh);
 
-  const toggle = (id: string) => state.set({ sel: selected.includes(id) ? selected.filter((s) => s !== id) : [...selected, id] }, { replace: true });
+  const toggle = (id: string) =>
+    state.set({ sel: selected.includes(id) ? selected.filter((s) => s !== id) : [...selected, id] }, { replace: true });
 
   const helper = createColumnHelper<TreeRow>();
   const tableColumns = useMemo<ColumnDef<TreeRow, unknown>[]>(() => {
@@ -100,7 +119,13 @@ export function RunsPage() {
       duration: (r) => formatDuration(r.run.info.start_time, r.run.info.end_time),
       source: (r) => tag(r.run, `${ns}.source.name`) ?? "",
     };
-    for (const id of BASE_COLUMNS) base.push(helper.display({ id, header: BASE_LABELS[id], cell: ({ row }) => cell[id]!(row.original) }) as ColumnDef<TreeRow, unknown>);
+    for (const id of BASE_COLUMNS)
+      base.push(
+        helper.display({ id, header: BASE_LABELS[id], cell: ({ row }) => cell[id]!(row.original) }) as ColumnDef<
+          TreeRow,
+          unknown
+        >,
+      );
     for (const id of columns) {
       const key = parseKeyColumn(id);
       if (!key) continue;
@@ -119,7 +144,12 @@ export function RunsPage() {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [columns.join(","), selected.join(","), ns]);
 
-  const table = useReactTable({ data: rows, columns: tableColumns, getCoreRowModel: getCoreRowModel(), getRowId: (r) => r.run.info.run_id });
+  const table = useReactTable({
+    data: rows,
+    columns: tableColumns,
+    getCoreRowModel: getCoreRowModel(),
+    getRowId: (r) => r.run.info.run_id,
+  });
   const scroller = useRef<HTMLDivElement>(null);
   // Fetches the next page when the rows in view come near the end of those loaded.
   const { done, loading, more } = pages;
@@ -147,9 +177,7 @@ export function RunsPage() {
     <div>
       <h1>
         Runs{" "}
-        {experiments.data ? (
-          <span className="muted">in {experiments.data.map((e) => e.name).join(", ")}</span>
-        ) : null}
+        {experiments.data ? <span className="muted">in {experiments.data.map((e) => e.name).join(", ")}</span> : null}
       </h1>
       <ErrorBox error={experiments.error} title="Experiment" />
       <ErrorBox error={listed.error} title="Keys" />
@@ -162,7 +190,10 @@ export function RunsPage() {
         <FilterBox value={filter} keys={keys} onApply={(next) => state.set({ filter: next })} />
         <label>
           Show{" "}
-          <select value={view} onChange={(e) => state.set({ view: e.target.value === "active" ? undefined : e.target.value })}>
+          <select
+            value={view}
+            onChange={(e) => state.set({ view: e.target.value === "active" ? undefined : e.target.value })}
+          >
             <option value="active">active</option>
             <option value="deleted">deleted</option>
             <option value="all">all</option>
@@ -171,11 +202,21 @@ export function RunsPage() {
         <button type="button" onClick={() => setShowPicker((s) => !s)} aria-expanded={showPicker}>
           Columns ({columns.length})
         </button>
-        <button type="button" className="primary" disabled={selected.length < 1} onClick={() => navigate(href("/compare", { runs: selected }))}>
+        <button
+          type="button"
+          className="primary"
+          disabled={selected.length < 1}
+          onClick={() => navigate(href("/compare", { runs: selected }))}
+        >
           Compare {selected.length || ""}
         </button>
         {view !== "deleted" ? (
-          <button type="button" className="danger" disabled={selected.length === 0} onClick={() => void act((id) => api().deleteRun(id))}>
+          <button
+            type="button"
+            className="danger"
+            disabled={selected.length === 0}
+            onClick={() => void act((id) => api().deleteRun(id))}
+          >
             Delete selected
           </button>
         ) : null}
@@ -185,18 +226,32 @@ export function RunsPage() {
           </button>
         ) : null}
         <label>
-          <input type="checkbox" checked={!state.flag("paused")} onChange={(e) => state.set({ paused: !e.target.checked }, { replace: true })} /> Live refresh
+          <input
+            type="checkbox"
+            checked={!state.flag("paused")}
+            onChange={(e) => state.set({ paused: !e.target.checked }, { replace: true })}
+          />{" "}
+          Live refresh
           {live ? <span className="muted"> (on)</span> : null}
         </label>
       </div>
-      {showPicker ? <ColumnPicker keys={keys} columns={columns} onChange={(next) => state.set({ cols: next }, { replace: true })} /> : null}
+      {showPicker ? (
+        <ColumnPicker keys={keys} columns={columns} onChange={(next) => state.set({ cols: next }, { replace: true })} />
+      ) : null}
       <ErrorBox error={pages.error} title="Search failed" />
       <ErrorBox error={actionError} />
       <p className="muted" aria-live="polite">
         {rows.length} run{rows.length === 1 ? "" : "s"} loaded{pages.done ? "" : ", scroll for more"}
         {pages.loading ? " · loading…" : ""}
       </p>
-      <div className="runs-table" ref={scroller} role="table" aria-label="Runs" aria-rowcount={rows.length + 1} data-testid="runs-table">
+      <div
+        className="runs-table"
+        ref={scroller}
+        role="table"
+        aria-label="Runs"
+        aria-rowcount={rows.length + 1}
+        data-testid="runs-table"
+      >
         <div role="rowgroup">
           {table.getHeaderGroups().map((group) => (
             <div className="row head" role="row" key={group.id} style={{ width: totalWidth }}>
@@ -224,7 +279,15 @@ export function RunsPage() {
             </div>
           ))}
         </div>
-        <RunsBody rows={table.getRowModel().rows} scroller={scroller} selected={selected} width={totalWidth} widthOf={widthOf} columns={tableColumns} onRange={nearEnd} />
+        <RunsBody
+          rows={table.getRowModel().rows}
+          scroller={scroller}
+          selected={selected}
+          width={totalWidth}
+          widthOf={widthOf}
+          columns={tableColumns}
+          onRange={nearEnd}
+        />
       </div>
     </div>
   );
@@ -252,7 +315,12 @@ const RunsBody = memo(function RunsBody({
   /** Told the index of the last row rendered (overscan included) whenever it changes. */
   onRange: (lastIndex: number) => void;
 }) {
-  const virtualizer = useVirtualizer({ count: rows.length, getScrollElement: () => scroller.current, estimateSize: () => ROW_HEIGHT, overscan: 12 });
+  const virtualizer = useVirtualizer({
+    count: rows.length,
+    getScrollElement: () => scroller.current,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: 12,
+  });
   const items = virtualizer.getVirtualItems();
   const lastIndex = items[items.length - 1]?.index;
   useEffect(() => {
@@ -264,7 +332,18 @@ const RunsBody = memo(function RunsBody({
       {items.map((item) => {
         const row = rows[item.index];
         if (!row) return null;
-        return <RunRow key={row.id} row={row} index={item.index} start={item.start} selected={chosen.has(row.id)} width={width} widthOf={widthOf} columns={columns} />;
+        return (
+          <RunRow
+            key={row.id}
+            row={row}
+            index={item.index}
+            start={item.start}
+            selected={chosen.has(row.id)}
+            width={width}
+            widthOf={widthOf}
+            columns={columns}
+          />
+        );
       })}
     </div>
   );

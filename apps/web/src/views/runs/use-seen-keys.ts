@@ -6,8 +6,12 @@ import type { KeyKind } from "./columns";
  * must not empty the column picker or the filter's completion.
  */
 export function useSeenKeys(current: Record<KeyKind, string[]>, scope: string): Record<KeyKind, string[]> {
-  const seen = useRef<{ scope: string; keys: Record<KeyKind, Set<string>> }>({ scope, keys: { metrics: new Set(), params: new Set(), tags: new Set() } });
-  if (seen.current.scope !== scope) seen.current = { scope, keys: { metrics: new Set(), params: new Set(), tags: new Set() } };
+  const seen = useRef<{ scope: string; keys: Record<KeyKind, Set<string>> }>({
+    scope,
+    keys: { metrics: new Set(), params: new Set(), tags: new Set() },
+  });
+  if (seen.current.scope !== scope)
+    seen.current = { scope, keys: { metrics: new Set(), params: new Set(), tags: new Set() } };
   const signature = JSON.stringify(current);
   return useMemo(() => {
     const keys = seen.current.keys;
