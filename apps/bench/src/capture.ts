@@ -21,7 +21,7 @@ export interface CapturedRequest {
   sessions: Statement[][];
 }
 
-const PREFIX = /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(?:\.\d+)? \S+ \[(\d+)\] (\w+):  ([\s\S]*)$/;
+const PREFIX = /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(?:\.\d+)? \S+ \[(\d+)\] (\w+): {2}([\s\S]*)$/;
 
 interface Entry {
   pid: number;
@@ -87,7 +87,7 @@ export function parseStatements(logText: string, excludePids: number[]): Stateme
       else if (extended) statements.push({ pid: entry.pid, sql: extended[1], params: [] });
     } else if (entry.level === "DETAIL" && entry.text.startsWith("parameters: ")) {
       const last = statements.findLast((s) => s.pid === entry.pid);
-      if (!last || !last.params) throw new Error("parameters without a statement in the log");
+      if (!last?.params) throw new Error("parameters without a statement in the log");
       last.params = parseParameters(entry.text.slice("parameters: ".length));
     }
   }

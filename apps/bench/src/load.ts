@@ -1,5 +1,5 @@
 import autocannon from "autocannon";
-import pg from "pg";
+import type pg from "pg";
 import { substitute, type CapturedRequest } from "./capture.js";
 
 /** Closed-loop load: `connections` clients each send the next request as soon as the last one answered. */

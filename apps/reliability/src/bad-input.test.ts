@@ -85,7 +85,6 @@ describe.each(cases)("bad input on every operation of revision $revision ($kind)
   });
   afterAll(async () => {
     await server?.dispose();
-    // eslint-disable-next-line no-console
     console.info(
       `bad input, revision ${revision.toUpperCase()} (${kind}): ${stats.requests} requests, ${stats.rejected} answered 4xx, ${stats.accepted} accepted`,
     );
@@ -111,7 +110,7 @@ describe.each(cases)("bad input on every operation of revision $revision ($kind)
         }
         const req = buildRequest(op, plan, fixtures);
         stats.requests++;
-        let answer;
+        let answer: Awaited<ReturnType<typeof sendRaw>>;
         try {
           answer = await sendRaw(
             server.url,

@@ -107,6 +107,7 @@ export const ODD_STRINGS = [
   "_",
   "%s%n%x",
   "{{7*7}}",
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: a log4shell probe, sent as written
   "${jndi:ldap://x/a}",
   "<script>alert(1)</script>",
   "\u202Eevil",
@@ -128,14 +129,14 @@ export const FILTER_PAYLOADS = [
   "tags.`mlflow.runName` LIKE '%'",
   "params.a IN ('x', 'y')",
   "name = 'unterminated",
-  "(".repeat(5000) + "name = 'a'" + ")".repeat(5000),
+  `${"(".repeat(5000)}name = 'a'${")".repeat(5000)}`,
   Array.from({ length: 3000 }, (_, i) => `params.p${i} = 'v'`).join(" AND "),
   "metrics.",
   "= = =",
   "name LIKE '%\\'",
   "tags.x = 'a' AND",
   "run_id IN ()",
-  "attributes.run_id IN ('" + "a".repeat(32) + "')",
+  `attributes.run_id IN ('${"a".repeat(32)}')`,
 ];
 
 export const ORDER_BY_PAYLOADS = [
@@ -317,7 +318,7 @@ const may = (mutation: Mutation, label: string): LabelledMutation => ({ mutation
 const oddString = fc.oneof(
   fc.constantFrom(...ODD_STRINGS, ...SQL_PAYLOADS, ...PATH_PAYLOADS),
   fc.string({ unit: "grapheme", maxLength: 40 }),
-  fc.string({ unit: "binary", maxLength: 40 }).map((s) => s.replace(/\u0000/g, "")),
+  fc.string({ unit: "binary", maxLength: 40 }).map((s) => s.replaceAll("\u0000", "")),
 );
 
 /** Deeply nested JSON, written raw (JSON.stringify of such a value would itself recurse). */
@@ -326,7 +327,7 @@ const deepJson = fc
   .chain((depth) =>
     fc.constantFrom(
       new RawJson("[".repeat(depth) + "]".repeat(depth)),
-      new RawJson('{"a":'.repeat(depth) + "1" + "}".repeat(depth)),
+      new RawJson(`${'{"a":'.repeat(depth)}1${"}".repeat(depth)}`),
     ),
   );
 
@@ -592,7 +593,7 @@ export function requestMutations(op: Operation): fc.Arbitrary<LabelledMutation>[
           "&x=%C0%AF",
           "&%=%",
           "&a[b][c][d][e][f][g]=1",
-          "&x=" + "%41".repeat(2000),
+          `&x=${"%41".repeat(2000)}`,
           "&&&",
           "&x=1&x[]=2&x[0]=3",
           "&x=%E2%82",
@@ -675,7 +676,7 @@ export function requestMutations(op: Operation): fc.Arbitrary<LabelledMutation>[
       .integer({ min: 100, max: 150_000 })
       .map((depth) =>
         may(
-          { kind: "rawBody", body: '{"a":'.repeat(depth) + "1" + "}".repeat(depth) },
+          { kind: "rawBody", body: `${'{"a":'.repeat(depth)}1${"}".repeat(depth)}` },
           `body: ${depth} nested objects`,
         ),
       ),
@@ -791,7 +792,7 @@ function queryString(input: Record<string, unknown>): string {
   const parts: string[] = [];
   const add = (key: string, value: unknown) => {
     if (value instanceof RawQuery) parts.push(`${strictEncode(key)}=${value.text}`);
-    else if (Array.isArray(value)) value.forEach((v) => add(key, v));
+    else if (Array.isArray(value)) for (const v of value) add(key, v);
     else if (value !== null && typeof value === "object")
       for (const [k, v] of Object.entries(value)) add(`${key}[${k}]`, v);
     else parts.push(`${strictEncode(wellFormed(key))}=${strictEncode(wellFormed(String(value)))}`);
@@ -849,7 +850,7 @@ export function buildRequest(op: Operation, plan: RequestPlan, fx: Fixtures): Bu
   let mustReject = false;
   const labels: string[] = [];
   const fill = (prefix: Path) => validValue(op, prefix, schemaAt(op, prefix), fx, query);
-  for (const { mutation, mustReject: mr, label } of plan.mutations) {
+  for (const { mutation, label } of plan.mutations) {
     labels.push(label);
     switch (mutation.kind) {
       case "delete":

@@ -130,7 +130,6 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)("database faults (PostgreSQL)", 
 
     const count = (p: Outcome["phase"], s: Outcome["status"]) =>
       outcomes.filter((o) => o.phase === p && o.status === s).length;
-    // eslint-disable-next-line no-console
     console.info(
       `database fault: ${outcomes.length} log-batch requests; before ${count("before", 200)} ok; ` +
         `down ${count("down", 200)} ok / ${count("down", 503)} x 503; after ${count("after", 200)} ok / ${count("after", 503)} x 503`,

@@ -242,7 +242,7 @@ describe.each(testDatabases())("hostile input, case by case (%s)", (kind) => {
       }
     }
     // An unknown field nested deeply is ignored (unknown fields are, by design).
-    const nested = '{"x":'.repeat(100_000) + "1" + "}".repeat(100_000);
+    const nested = `${'{"x":'.repeat(100_000)}1${"}".repeat(100_000)}`;
     const ok = await sendRaw(
       suite.url,
       "POST",
@@ -252,10 +252,10 @@ describe.each(testDatabases())("hostile input, case by case (%s)", (kind) => {
     );
     expect(ok.status, ok.text.slice(0, 200)).toBe(200);
     const filters = [
-      "(".repeat(20_000) + "attributes.status = 'RUNNING'" + ")".repeat(20_000),
+      `${"(".repeat(20_000)}attributes.status = 'RUNNING'${")".repeat(20_000)}`,
       Array.from({ length: 5_000 }, (_, i) => `params.p${i} = 'v'`).join(" AND "),
-      "metrics.m > " + "9".repeat(5_000),
-      "tags.t = '" + "'".repeat(10_000) + "'",
+      `metrics.m > ${"9".repeat(5_000)}`,
+      `tags.t = '${"'".repeat(10_000)}'`,
     ];
     for (const filter of filters) {
       const answer = await sendRaw(
@@ -544,7 +544,7 @@ describe.each(testDatabases())("hostile input, case by case (%s)", (kind) => {
       ["POST", "/api/2.0/tracker/experiments/search", { max_results: 10, filter: "tags.`x'` = 'y'" }],
       [
         "GET",
-        "/api/2.0/preview/tracker/registered-models/search?filter=" + encodeURIComponent("name = 'a' OR 1=1"),
+        `/api/2.0/preview/tracker/registered-models/search?filter=${encodeURIComponent("name = 'a' OR 1=1")}`,
         undefined,
       ],
       [
@@ -561,7 +561,7 @@ describe.each(testDatabases())("hostile input, case by case (%s)", (kind) => {
       ],
       [
         "GET",
-        "/api/2.0/preview/tracker/model-versions/search?filter=" + encodeURIComponent("run_id = '' OR ''=''"),
+        `/api/2.0/preview/tracker/model-versions/search?filter=${encodeURIComponent("run_id = '' OR ''=''")}`,
         undefined,
       ],
       [

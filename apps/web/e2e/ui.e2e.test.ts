@@ -232,7 +232,7 @@ for (const kind of testDatabases()) {
           timestamp: t0 + step * 1000,
         })),
       });
-      const runs = [data.runIds["baseline"], data.best, running].join(",");
+      const runs = [data.runIds.baseline, data.best, running].join(",");
       const chart = page.getByRole("group", { name: "loss chart" });
       const host = chart.getByRole("img", { name: "Chart of loss" });
       const fetched = (from: number, to: number) =>

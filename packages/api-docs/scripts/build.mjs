@@ -38,7 +38,7 @@ for (const revision of ["a", "b", "c", "ext"]) {
   pages.push({ name, title, summary });
 }
 
-const escape = (s) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+const escapeHtml = (s) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
 const index = `<!doctype html>
 <html lang="en">
 <head>
@@ -56,7 +56,7 @@ const index = `<!doctype html>
 <h1>tracker API reference</h1>
 <p>One server answers all three revisions of the API, and tracker's own operations beyond them (the extensions). Pick the revision your client speaks:</p>
 <ul>
-${pages.map((p) => `<li><a href="${mount}/${p.name}">${escape(p.title)}</a><br>${escape(p.summary)}</li>`).join("\n")}
+${pages.map((p) => `<li><a href="${mount}/${p.name}">${escapeHtml(p.title)}</a><br>${escapeHtml(p.summary)}</li>`).join("\n")}
 </ul>
 <p>The changes between the revisions, each classified breaking, non-breaking or annotation, are in
 <code>docs/revisions.md</code> of the repository; compare any two specs with <code>pnpm spec:diff &lt;from&gt; &lt;to&gt;</code>.</p>

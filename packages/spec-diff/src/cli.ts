@@ -47,7 +47,7 @@ export async function main(argv: string[]): Promise<number> {
   }>();
   const cwd = path.resolve(options.cwd ?? process.env.INIT_CWD ?? process.cwd());
 
-  let report;
+  let report: Awaited<ReturnType<typeof compareSpecs>>;
   try {
     report = await compareSpecs(from, to, { cwd });
   } catch (error) {

@@ -725,8 +725,10 @@ function baseTypes(node: JsonValue | undefined, root: JsonValue): string {
       baseTypes(alt, root)
         .split(",")
         .filter(Boolean)
-        .forEach((t) => types.add(t));
-  else if (Array.isArray(schema.type)) schema.type.forEach((t) => types.add(String(t)));
+        .forEach((t) => {
+          types.add(t);
+        });
+  else if (Array.isArray(schema.type)) for (const t of schema.type) types.add(String(t));
   else if (typeof schema.type === "string")
     types.add(
       schema.type === "array" && isObject(schema.items) ? `array<${baseTypes(schema.items, root)}>` : schema.type,

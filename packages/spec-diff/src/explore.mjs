@@ -9,8 +9,8 @@ const norm = (d) => {
   d.paths = p;
   return merge(d, { mergeRefSibling: true, mergeCombinarySibling: true });
 };
-const a = parse(fs.readFileSync(dir + "/before.yaml", "utf8"));
-const b = parse(fs.readFileSync(dir + "/after.yaml", "utf8"));
+const a = parse(fs.readFileSync(`${dir}/before.yaml`, "utf8"));
+const b = parse(fs.readFileSync(`${dir}/after.yaml`, "utf8"));
 const { diffs } = apiCompare(norm(a), norm(b));
 for (const d of diffs)
   console.log(

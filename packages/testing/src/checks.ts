@@ -42,7 +42,7 @@ const LEAK_PATTERNS: Array<[string, RegExp]> = [
     "PostgreSQL message",
     /syntax error at or near|violates (unique|foreign key|not-null|check) constraint|duplicate key value|invalid input syntax for|SQLSTATE|relation "[^"]*" does not exist|column "[^"]*" (does not exist|of relation)|current transaction is aborted|invalid byte sequence for encoding|out of range for type/i,
   ],
-  ["SQL text", /\b(select|insert into|update|delete from)\s+("|\*|\w+\s*,)[^]*\b(from|values|set|where)\b/i],
+  ["SQL text", /\b(select|insert into|update|delete from)\s+("|\*|\w+\s*,)[\s\S]*\b(from|values|set|where)\b/i],
   ["driver name", /\bknex\b|PGlite|\bpg-protocol\b|TypeError|ReferenceError|RangeError|Cannot read propert/i],
 ];
 

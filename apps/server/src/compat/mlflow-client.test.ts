@@ -15,9 +15,7 @@ interface MlflowRunsApi {
     start_time?: number;
     tags?: Array<{ key: string; value: string }>;
   }): Promise<{ run: { info: { run_id: string; artifact_uri: string; run_name: string } } }>;
-  get(a: {
-    run_id: string;
-  }): Promise<{
+  get(a: { run_id: string }): Promise<{
     run: {
       info: Record<string, unknown>;
       data: {

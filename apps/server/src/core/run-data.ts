@@ -89,12 +89,14 @@ function checkBatch(batch: Batch, limits: RunValueLimits): void {
       `A batch logging request can contain at most ${LIMITS.batchTotal} metrics, params and tags in total. Got ${total}.`,
     );
   }
-  metrics.forEach((m) => checkMetric(m, LIMITS.batchKeyChars));
+  for (const m of metrics) checkMetric(m, LIMITS.batchKeyChars);
   for (const p of params) {
     checkKey("Param", p.key, { maxChars: LIMITS.batchKeyChars });
     checkValue("Param value", p.value, limits.batchParamValue);
   }
-  tags.forEach((t, i) => checkRunTag(t, limits.batchTagValue, { keyChars: LIMITS.batchKeyChars }, `tags[${i}].value`));
+  for (const [i, t] of tags.entries()) {
+    checkRunTag(t, limits.batchTagValue, { keyChars: LIMITS.batchKeyChars }, `tags[${i}].value`);
+  }
   const seen = new Map<string, string>();
   for (const p of params) {
     const before = seen.get(p.key);

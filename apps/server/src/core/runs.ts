@@ -4,7 +4,7 @@ import { runValueLimitsOf, type Services } from "./services.js";
 import { forgetActiveRuns } from "./active-runs-cache.js";
 import { invalidParameter, notFound } from "./errors.js";
 import { checkKey, checkValue, LIMITS, type ValueBound } from "./limits.js";
-import type { KeyValue, Page, RunInfoRecord, RunRecord, RunStatus, ViewType } from "./model.js";
+import type { KeyValue, Page, RunRecord, RunStatus, ViewType } from "./model.js";
 import { nowMs } from "./clock.js";
 import { generateRunName } from "./run-names.js";
 import { systemTags } from "./system-tags.js";
@@ -51,7 +51,7 @@ export function checkRunTag(
 export async function createRun(services: Services, input: CreateRunInput): Promise<RunRecord> {
   const names = systemTags(services.config.namespace);
   const given = input.tags ?? [];
-  given.forEach((tag) => checkRunTag(tag, runValueLimitsOf(services).tagValue));
+  for (const tag of given) checkRunTag(tag, runValueLimitsOf(services).tagValue);
   const tags = new Map(given.map((t) => [t.key, t.value]));
   const runName = input.runName || tags.get(names.runName) || generateRunName();
   tags.set(names.runName, runName);

@@ -143,7 +143,7 @@ export function inspectJsonValues(root: unknown): string | undefined {
     } else if (value !== null && typeof value === "object") {
       const record = value as Record<string, unknown>;
       for (const key of Object.keys(record)) {
-        if (key.includes("\u0000")) return join(path, key.replace(/\u0000/g, "\\u0000"));
+        if (key.includes("\u0000")) return join(path, key.replaceAll("\u0000", "\\u0000"));
         if (typeof record[key] === "number" && !Number.isFinite(record[key])) record[key] = String(record[key]);
         stack.push({ value: record[key], path: join(path, key) });
       }

@@ -69,7 +69,9 @@ function bruteSample(all: Point[], start: bigint, end: bigint, maxResults: numbe
   const points = all.filter((p) => p.step >= start && p.step <= end);
   if (points.length <= maxResults) return [...points].sort(byStep);
   const buckets = Math.max(1, Math.floor(maxResults / 4));
+  // biome-ignore lint/complexity/useMathMinMax: steps are bigints, which Math.min does not take
   const lo = points.reduce((m, p) => (p.step < m ? p.step : m), points[0]!.step);
+  // biome-ignore lint/complexity/useMathMinMax: steps are bigints, which Math.max does not take
   const hi = points.reduce((m, p) => (p.step > m ? p.step : m), points[0]!.step);
   const level = chooseLevel(lo, hi, buckets);
   const shift = level < 0 ? 0 : ROLLUP_LEVELS[level]!.shift;

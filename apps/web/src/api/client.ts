@@ -38,7 +38,7 @@ export function isAuthRequired(): boolean {
 export function noteError(error: unknown): void {
   if (isTrackerError(error, "UNAUTHENTICATED") && !authRequired) {
     authRequired = true;
-    listeners.forEach((listener) => listener());
+    for (const listener of listeners) listener();
   }
 }
 
@@ -47,7 +47,7 @@ export function setToken(token: string): void {
   sessionStorage.setItem(TOKEN_KEY, token);
   client = undefined;
   authRequired = false;
-  listeners.forEach((listener) => listener());
+  for (const listener of listeners) listener();
 }
 
 /** Headers for plain fetches of the browser endpoints (artifact downloads) outside the client. */

@@ -28,6 +28,7 @@ export function useAsync<T>(load: () => Promise<T>, deps: readonly unknown[]): A
   const epoch = useAuthEpoch();
   const loadRef = useRef(load);
   loadRef.current = load;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the caller lists the dependencies of load (read through a ref); tick and epoch re-run it on refresh and sign-in
   useEffect(() => {
     let live = true;
     setState((s) => ({ ...s, loading: true }));
@@ -41,7 +42,6 @@ export function useAsync<T>(load: () => Promise<T>, deps: readonly unknown[]): A
     return () => {
       live = false;
     };
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [...deps, tick, epoch]);
   const reload = useCallback(() => setTick((t) => t + 1), []);
   return { data: state.data, error: state.error, loading: state.loading, reload };

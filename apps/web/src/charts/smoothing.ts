@@ -11,6 +11,6 @@ export function smoothEma(values: readonly (number | null)[], weight: number): (
     if (value === null || !Number.isFinite(value)) return value;
     last = last * w + (1 - w) * value;
     count += 1;
-    return last / (1 - Math.pow(w, count));
+    return last / (1 - w ** count);
   });
 }

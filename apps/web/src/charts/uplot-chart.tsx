@@ -31,6 +31,7 @@ export function UPlotChart({ options, data, label, xRange, onXRange }: UPlotChar
   const chart = useRef<uPlot | undefined>(undefined);
   const latest = useRef({ xRange, onXRange });
   latest.current = { xRange, onXRange };
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the chart is rebuilt only when its options change; new data goes through setData in its own effect
   useEffect(() => {
     const el = host.current!;
     // Each draw stamps the host with its time (performance.now()), which the benchmark reads, and
@@ -111,7 +112,6 @@ export function UPlotChart({ options, data, label, xRange, onXRange }: UPlotChar
       made.destroy();
       chart.current = undefined;
     };
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [options]);
   const [from, to] = xRange ?? [];
   useEffect(() => {

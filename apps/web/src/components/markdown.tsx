@@ -34,5 +34,6 @@ export function renderMarkdown(text: string): string {
 
 export function Markdown({ text }: { text: string }) {
   const html = useMemo(() => renderMarkdown(text), [text]);
+  // biome-ignore lint/security/noDangerouslySetInnerHtml: renderMarkdown sanitises its HTML with DOMPurify
   return <div className="markdown" dangerouslySetInnerHTML={{ __html: html }} />;
 }

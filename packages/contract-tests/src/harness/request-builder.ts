@@ -83,7 +83,7 @@ export class RequestBuilder {
     let s = schema ?? {};
     while (s.$ref) s = this.doc.components.schemas[s.$ref.split("/").pop()!];
     if (s.allOf)
-      return s.allOf.reduce<Schema>((acc, part) => ({ ...acc, ...this.deref(part), ...s, allOf: undefined }), {});
+      return Object.assign({}, ...s.allOf.map((part) => ({ ...this.deref(part), ...s, allOf: undefined }))) as Schema;
     return s;
   }
 

@@ -31,7 +31,7 @@ function decodedOnce(segment: string): string {
  * client sent and never a server folder.
  */
 export function checkArtifactPath(raw: string, what = "path"): ArtifactPath {
-  const refuse = (why: string) => invalidParameter(`Invalid ${what} '${raw.replace(/\u0000/g, "\\0")}': ${why}`);
+  const refuse = (why: string) => invalidParameter(`Invalid ${what} '${raw.replaceAll("\u0000", "\\0")}': ${why}`);
   if (raw.includes("\u0000")) throw refuse("it contains a NUL character");
   if (raw.includes("\\")) throw refuse("backslashes are not allowed");
   if (raw.startsWith("/") || /^[A-Za-z]:/.test(raw)) throw refuse("it must be relative");

@@ -40,6 +40,6 @@ export function checkTag(kind: string, tag: KeyValue): void {
 
 /** Checks tags given at creation; when a key repeats, the last value wins. */
 export function checkedTags(kind: string, tags: readonly KeyValue[]): KeyValue[] {
-  tags.forEach((tag) => checkTag(kind, tag));
+  for (const tag of tags) checkTag(kind, tag);
   return [...new Map(tags.map((t) => [t.key, t])).values()];
 }

@@ -1,7 +1,7 @@
 import type { Knex } from "knex";
 import { parseRegisteredModelFilter } from "../../search/index.js";
 import { nowMs } from "../clock.js";
-import { alreadyExists, invalidParameter, invalidValue } from "../errors.js";
+import { alreadyExists, invalidValue } from "../errors.js";
 import type { KeyValue, Page } from "../model.js";
 import type { Services } from "../services.js";
 import { isUniqueViolation } from "../../store/unique-violation.js";

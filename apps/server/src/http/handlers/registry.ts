@@ -102,7 +102,7 @@ export const registryHandlers: HandlerTable = {
     return { registered_model: registeredModelOut(model, mlflow) };
   },
 
-  async deleteRegisteredModel({ input, services, mlflow }) {
+  async deleteRegisteredModel({ input, services }) {
     await models.deleteRegisteredModel(services, requiredString(input, "name"));
     return {};
   },
@@ -138,7 +138,7 @@ export const registryHandlers: HandlerTable = {
     return { model_versions: latest.map((v) => modelVersionOut(v, mlflow)) };
   },
 
-  async setRegisteredModelTag({ input, services, mlflow }) {
+  async setRegisteredModelTag({ input, services }) {
     await models.setRegisteredModelTag(services, requiredString(input, "name"), {
       key: requiredString(input, "key"),
       value: optionalString(input, "value") ?? "",
@@ -146,7 +146,7 @@ export const registryHandlers: HandlerTable = {
     return {};
   },
 
-  async deleteRegisteredModelTag({ input, services, mlflow }) {
+  async deleteRegisteredModelTag({ input, services }) {
     await models.deleteRegisteredModelTag(services, requiredString(input, "name"), requiredString(input, "key"));
     return {};
   },
@@ -177,7 +177,7 @@ export const registryHandlers: HandlerTable = {
     return { model_version: modelVersionOut(version, mlflow) };
   },
 
-  async deleteModelVersion({ input, services, mlflow }) {
+  async deleteModelVersion({ input, services }) {
     await versions.deleteModelVersion(services, versionRef(input));
     return {};
   },
@@ -193,7 +193,7 @@ export const registryHandlers: HandlerTable = {
     return page.nextPageToken ? { ...body, next_page_token: page.nextPageToken } : body;
   },
 
-  async getModelVersionDownloadUri({ input, services, mlflow }) {
+  async getModelVersionDownloadUri({ input, services }) {
     return { artifact_uri: await versions.getModelVersionDownloadUri(services, versionRef(input)) };
   },
 
@@ -207,7 +207,7 @@ export const registryHandlers: HandlerTable = {
     return { model_version: modelVersionOut(version, mlflow) };
   },
 
-  async setModelVersionTag({ input, services, mlflow }) {
+  async setModelVersionTag({ input, services }) {
     await versions.setModelVersionTag(services, versionRef(input), {
       key: requiredString(input, "key"),
       value: optionalString(input, "value") ?? "",
@@ -215,7 +215,7 @@ export const registryHandlers: HandlerTable = {
     return {};
   },
 
-  async deleteModelVersionTag({ input, services, mlflow }) {
+  async deleteModelVersionTag({ input, services }) {
     await versions.deleteModelVersionTag(services, versionRef(input), requiredString(input, "key"));
     return {};
   },

@@ -53,6 +53,7 @@ function SideBySide({
                 {row.differs ? <span className="sr-only"> (differs)</span> : null}
               </th>
               {row.values.map((v, i) => (
+                // biome-ignore lint/suspicious/noArrayIndexKey: one cell per compared run, in the header's order
                 <td key={i} className="pre">
                   {typeof v === "number" ? formatValue(v) : (v ?? "—")}
                 </td>

@@ -111,7 +111,7 @@ export function MetricCharts({ runs }: { runs: readonly Run[] }) {
           resets.
         </span>
       </div>
-      <div className="legend" aria-label="Legend">
+      <div className="legend" role="group" aria-label="Legend">
         {runs.map((run) => (
           <span key={run.info.run_id}>
             <span
@@ -190,10 +190,11 @@ function MetricChart({ metricKey, runs, x, log, smoothing, zoom, onZoom }: Metri
     .join();
   // The whole history of every run, sampled: what the chart shows unzoomed and outside a zoomed window.
   const overview = useAsync(() => fetchSampled(ids, metricKey), [metricKey, version]);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: ids come with overview.data (its query is keyed on them)
   const loaded = useMemo(
     () => (overview.data ? ids.map((id) => axisPoints(overview.data!.get(id) ?? [], x)) : undefined),
     [overview.data, x],
-  ); // eslint-disable-line react-hooks/exhaustive-deps
+  );
   const extent = useMemo(() => (loaded ? extentOf(loaded) : undefined), [loaded]);
   // A zoomed window is fetched again at finer resolution: the server samples by step, so a window
   // of time becomes the steps its loaded points cover. Debounced, so a pan fetches where it stops.
@@ -210,6 +211,7 @@ function MetricChart({ metricKey, runs, x, log, smoothing, zoom, onZoom }: Metri
     const range = steps.split(":").map(Number) as [number, number];
     return { range, byRun: await fetchSampled(ids, metricKey, range) };
   }, [metricKey, version, steps]);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: ids and colours come with overview.data (its query is keyed on them)
   const data = useMemo(() => {
     if (!overview.data) return undefined;
     const tables = ids.map((id) => {
@@ -225,8 +227,8 @@ function MetricChart({ metricKey, runs, x, log, smoothing, zoom, onZoom }: Metri
       ] as uPlot.AlignedData;
     });
     return tables.length ? uPlot.join(tables as uPlot.AlignedData[]) : ([[]] as unknown as uPlot.AlignedData);
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [overview.data, detail.data, x, log, smoothing]);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: ids by value (ids.join()): a new array with the same runs keeps the chart
   const options = useMemo<Omit<uPlot.Options, "width">>(
     () => ({
       height: 240,
@@ -248,7 +250,6 @@ function MetricChart({ metricKey, runs, x, log, smoothing, zoom, onZoom }: Metri
         { stroke: "currentColor", grid: { stroke: "rgba(128,128,128,0.2)" } },
       ],
     }),
-    // eslint-disable-next-line react-hooks/exhaustive-deps
     [metricKey, x, log, ids.join()],
   );
   const zoomed = Boolean(zoom);
@@ -265,14 +266,14 @@ function MetricChart({ metricKey, runs, x, log, smoothing, zoom, onZoom }: Metri
     if (base) change(zoomRange(base, factor, extent), "zoom");
   };
   const onKeyDown = (e: KeyboardEvent) => {
-    const action = {
-      ArrowLeft: () => pan(-PAN_STEP),
-      ArrowRight: () => pan(PAN_STEP),
-      "+": () => zoomBy(0.5),
-      "=": () => zoomBy(0.5),
-      "-": () => zoomBy(2),
-      "0": () => change(undefined, "reset"),
-    }[e.key];
+    const action = new Map<string, () => void>([
+      ["ArrowLeft", () => pan(-PAN_STEP)],
+      ["ArrowRight", () => pan(PAN_STEP)],
+      ["+", () => zoomBy(0.5)],
+      ["=", () => zoomBy(0.5)],
+      ["-", () => zoomBy(2)],
+      ["0", () => change(undefined, "reset")],
+    ]).get(e.key);
     if (!action || e.altKey || e.ctrlKey || e.metaKey) return;
     e.preventDefault();
     action();
@@ -282,6 +283,7 @@ function MetricChart({ metricKey, runs, x, log, smoothing, zoom, onZoom }: Metri
       className="chart-panel"
       role="group"
       aria-label={`${metricKey} chart`}
+      // biome-ignore lint/a11y/noNoninteractiveTabindex: a focused chart pans and zooms with the keys in aria-keyshortcuts
       tabIndex={0}
       onKeyDown={onKeyDown}
       aria-keyshortcuts="ArrowLeft ArrowRight + - 0"

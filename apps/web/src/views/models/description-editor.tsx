@@ -21,7 +21,13 @@ export function DescriptionEditor({
       <h2>
         Description{" "}
         {!editing ? (
-          <button type="button" onClick={() => (setDraft(text), setEditing(true))}>
+          <button
+            type="button"
+            onClick={() => {
+              setDraft(text);
+              setEditing(true);
+            }}
+          >
             Edit description
           </button>
         ) : null}

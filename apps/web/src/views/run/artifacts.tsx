@@ -102,7 +102,7 @@ function Preview({ runId, file }: { runId: string; file: FileInfo }) {
     setTimeout(() => URL.revokeObjectURL(link.href), 10_000);
   };
   return (
-    <div className="preview" aria-label={`Preview of ${file.path}`}>
+    <div className="preview" role="region" aria-label={`Preview of ${file.path}`}>
       <div className="toolbar">
         <strong>{file.path}</strong> <span className="muted">{formatSize(file.file_size)}</span>
         <button type="button" onClick={() => void download()}>
@@ -138,6 +138,7 @@ function CsvTable({ text, separator }: { text: string; separator: string }) {
       <thead>
         <tr>
           {head.map((cell, i) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: a CSV column is its position
             <th key={i} scope="col">
               {cell}
             </th>
@@ -146,8 +147,10 @@ function CsvTable({ text, separator }: { text: string; separator: string }) {
       </thead>
       <tbody>
         {body.map((row, r) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: a CSV row is its position in a file that does not change
           <tr key={r}>
             {row.map((cell, i) => (
+              // biome-ignore lint/suspicious/noArrayIndexKey: a CSV column is its position
               <td key={i}>{cell}</td>
             ))}
           </tr>

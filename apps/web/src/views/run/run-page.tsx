@@ -101,7 +101,10 @@ function RunView({
           {info.run_name || id}{" "}
           <button
             type="button"
-            onClick={() => (setName(info.run_name ?? ""), setEditingName(true))}
+            onClick={() => {
+              setName(info.run_name ?? "");
+              setEditingName(true);
+            }}
             aria-label="Rename run"
           >
             Rename
@@ -159,7 +162,13 @@ function RunView({
         <h2>
           Description{" "}
           {!editingNote ? (
-            <button type="button" onClick={() => (setNoteText(note), setEditingNote(true))}>
+            <button
+              type="button"
+              onClick={() => {
+                setNoteText(note);
+                setEditingNote(true);
+              }}
+            >
               Edit description
             </button>
           ) : null}

@@ -1,3 +1,5 @@
+// biome-ignore-all lint/a11y/noNoninteractiveElementToInteractiveRole: the suggestions are a combobox's listbox and options
+// biome-ignore-all lint/a11y/useFocusableInteractive: the options are not focused; the input keeps focus (aria-activedescendant)
 import { useRef, useState, type KeyboardEvent } from "react";
 import type { KeyKind } from "./columns";
 import { applyCompletion, completeFilter, type Completion } from "./filter-completion";
@@ -34,7 +36,7 @@ export function FilterBox({
     requestAnimationFrame(() => input.current?.setSelectionRange(next.cursor, next.cursor));
   };
   const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
-    if (completion && completion.options.length) {
+    if (completion?.options.length) {
       if (event.key === "ArrowDown" || event.key === "ArrowUp") {
         event.preventDefault();
         const n = completion.options.length;
@@ -80,7 +82,10 @@ export function FilterBox({
               key={option}
               role="option"
               aria-selected={i === active}
-              onMouseDown={(e) => (e.preventDefault(), choose(option))}
+              onMouseDown={(e) => {
+                e.preventDefault();
+                choose(option);
+              }}
             >
               {option}
             </li>

@@ -1,3 +1,4 @@
+// biome-ignore-all lint/a11y/useFocusableInteractive: the runs table is a windowed ARIA grid; focus goes to the cells' controls
 import type { Run, ViewType } from "@tracker-ml/client";
 import { createColumnHelper, flexRender, getCoreRowModel, useReactTable, type ColumnDef } from "@tanstack/react-table";
 import { useVirtualizer } from "@tanstack/react-virtual";
@@ -90,6 +91,7 @@ export function RunsPage() {
     state.set({ sel: selected.includes(id) ? selected.filter((s) => s !== id) : [...selected, id] }, { replace: true });
 
   const helper = createColumnHelper<TreeRow>();
+  // biome-ignore lint/correctness/useExhaustiveDependencies: columns and selection by value (join): a new array with the same items keeps the table's columns
   const tableColumns = useMemo<ColumnDef<TreeRow, unknown>[]>(() => {
     const base: ColumnDef<TreeRow, unknown>[] = [
       helper.display({
@@ -141,7 +143,6 @@ export function RunsPage() {
       );
     }
     return base;
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [columns.join(","), selected.join(","), ns]);
 
   const table = useReactTable({

@@ -70,6 +70,7 @@ export function useRunPages(query: RunQuery): RunPages {
     );
   }, []);
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: key is the query by value; the query is read when it changes
   useEffect(() => {
     generation.current += 1;
     busy.current = false;
@@ -82,9 +83,9 @@ export function useRunPages(query: RunQuery): RunPages {
     }
     pages.current = api().searchRunsColumns(query.experimentIds, query).pages();
     more();
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [key, epoch, more]);
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: key is the query by value; the query is read when it changes
   const refresh = useCallback(async () => {
     // Not while a page is being fetched: its answer is at least as fresh, and the two would race.
     if (query.experimentIds.length === 0 || busy.current) return;
@@ -100,7 +101,6 @@ export function useRunPages(query: RunQuery): RunPages {
       noteError(failure);
       if (mine === generation.current) setError(toError(failure));
     }
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [key]);
 
   return { runs, error, loading, done, more, refresh };

@@ -13,11 +13,11 @@ export function useSeenKeys(current: Record<KeyKind, string[]>, scope: string): 
   if (seen.current.scope !== scope)
     seen.current = { scope, keys: { metrics: new Set(), params: new Set(), tags: new Set() } };
   const signature = JSON.stringify(current);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: signature is current by value; scope resets the keys seen
   return useMemo(() => {
     const keys = seen.current.keys;
     for (const kind of Object.keys(keys) as KeyKind[]) for (const key of current[kind]) keys[kind].add(key);
     const sorted = (s: Set<string>) => [...s].sort((a, b) => a.localeCompare(b));
     return { metrics: sorted(keys.metrics), params: sorted(keys.params), tags: sorted(keys.tags) };
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [signature, scope]);
 }
