@@ -22,7 +22,7 @@ import { tokensMatch } from "./security.js";
 
 /**
  * The error handler never shows a stack trace or SQL, and the optional bearer token
- * (TRACKER_AUTH_TOKEN) never reaches the log. (The black-box security suite is apps/reliability.)
+ * (TRACKER_AUTH_TOKEN) never reaches the log. (The black-box security suite is tooling/reliability.)
  */
 
 describe("error bodies carry no stack trace and no SQL", () => {

@@ -254,9 +254,9 @@ async function main() {
       .loadavg()
       .map((l) => l.toFixed(2))
       .join(", ");
-    const section = `## Web UI (apps/web-bench)
+    const section = `## Web UI (tooling/web-bench)
 
-Measured by \`pnpm bench\` (\`apps/web-bench\`) on ${new Date().toISOString().slice(0, 10)}: Debian Chromium ${browser.version()} headless, ${os.cpus().length} vCPU, Node ${process.version}, tracker on PostgreSQL (throwaway cluster), data created through \`@tracker-ml/client\`. Load average at the end: ${load} (1, 5, 15 min); the machine is shared, so figures vary with its load.
+Measured by \`pnpm bench\` (\`tooling/web-bench\`) on ${new Date().toISOString().slice(0, 10)}: Debian Chromium ${browser.version()} headless, ${os.cpus().length} vCPU, Node ${process.version}, tracker on PostgreSQL (throwaway cluster), data created through \`@tracker-ml/client\`. Load average at the end: ${load} (1, 5, 15 min); the machine is shared, so figures vary with its load.
 
 | what | figure | target | met |
 |---|---|---|---|
