@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { apiAt, call, startTestServer, testDatabases, trackingApi, type Api, type TestServer } from "@tracker/testing";
+import { beforeAll, describe, expect, it } from "vitest";
+import { apiAt, call, testDatabases, type Api, useTestServer } from "@tracker/testing";
 
 interface Tag {
   key: string;
@@ -69,19 +69,14 @@ function strictApiAt(baseUrl: string, prefix: string): Api {
 }
 
 describe.each(testDatabases())("revision C model registry on %s", (kind) => {
-  let server: TestServer;
+  const suite = useTestServer(kind);
   /** Registry operations: `2.0/preview/tracker`. */
   let api: Api;
   /** get-latest-versions: `2.0/tracker`. */
-  let tracking: Api;
+  const tracking = suite.api;
 
   beforeAll(async () => {
-    server = await startTestServer(kind);
-    api = strictApiAt(server.url, "2.0/preview/tracker");
-    tracking = trackingApi(server.url);
-  });
-  afterAll(async () => {
-    await server?.dispose();
+    api = strictApiAt(suite.url, "2.0/preview/tracker");
   });
 
   const createModel = async (name: string, extra: Record<string, unknown> = {}): Promise<RegisteredModel> => {
@@ -233,13 +228,13 @@ describe.each(testDatabases())("revision C model registry on %s", (kind) => {
 
     it("is served under the mlflow alias too", async () => {
       await createModel("rm-alias");
-      const mlflow = strictApiAt(server.url, "2.0/preview/mlflow");
+      const mlflow = strictApiAt(suite.url, "2.0/preview/mlflow");
       const res = await mlflow.get<{ registered_model: RegisteredModel }>("registered-models/get", {
         name: "rm-alias",
       });
       expect(res.status).toBe(200);
       expect(res.body.registered_model.name).toBe("rm-alias");
-      const plain = await apiAt(server.url, "2.0/mlflow").post<{ model_versions: ModelVersion[] }>(
+      const plain = await apiAt(suite.url, "2.0/mlflow").post<{ model_versions: ModelVersion[] }>(
         "registered-models/get-latest-versions",
         {
           name: "rm-alias",
