@@ -141,7 +141,7 @@ describe.each(testDatabases())("optional bearer-token authentication (%s)", (kin
     expect(answer.status, `${what}: ${answer.text}`).toBe(401);
     expect(errorAnswerProblems(answer)).toEqual([]);
     expect(JSON.parse(answer.text).error_code).toBe("UNAUTHENTICATED");
-    expect(answer.headers.get("www-authenticate")).toMatch(/^Bearer realm="tracker"/);
+    expect(answer.headers["www-authenticate"]).toMatch(/^Bearer realm="tracker"/);
   };
 
   it("refuses requests without the token, or with another one, with 401 UNAUTHENTICATED", async () => {

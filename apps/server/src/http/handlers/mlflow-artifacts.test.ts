@@ -3,7 +3,15 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { call, chunked, rawRequest, startTestServer, testDatabases, trackingApi, useTestServer } from "@tracker/testing";
+import {
+  call,
+  chunked,
+  rawRequest,
+  startTestServer,
+  testDatabases,
+  trackingApi,
+  useTestServer,
+} from "@tracker/testing";
 
 /**
  * The artifact service (spec/ext.yaml, tag Artifacts and Browser downloads): the mlflow-artifacts
@@ -150,9 +158,9 @@ describe.each(testDatabases())("artifact service on %s", (kind) => {
           method === "PUT" ? { "Content-Length": 4 } : {},
           method === "PUT" ? "evil" : "",
         );
-        expect(answer?.status, `${method} ${p}: ${answer?.body}`).toBe(400);
-        expect(JSON.parse(answer!.body)).toMatchObject({ error_code: "INVALID_PARAMETER_VALUE" });
-        expect(answer!.body).not.toContain(suite.server.dataDir);
+        expect(answer?.status, `${method} ${p}: ${answer?.text}`).toBe(400);
+        expect(JSON.parse(answer!.text)).toMatchObject({ error_code: "INVALID_PARAMETER_VALUE" });
+        expect(answer!.text).not.toContain(suite.server.dataDir);
       }
     }
     for (const p of ["..", "/etc", `${base}/../..`, `${base}/links/out-dir`, "a\\b", "%2E%2E"]) {
@@ -335,7 +343,7 @@ describe("artifact service configuration", () => {
       // Only the headers are sent: the answer comes before any byte of the body.
       const early = await rawRequest(server.port, "PUT", `${A}/1/big.bin`, { "Content-Length": 5000 });
       expect(early?.status).toBe(413);
-      expect(JSON.parse(early!.body)).toMatchObject({ error_code: "REQUEST_TOO_LARGE" });
+      expect(JSON.parse(early!.text)).toMatchObject({ error_code: "REQUEST_TOO_LARGE" });
       const streamed = await rawRequest(
         server.port,
         "PUT",
