@@ -1,8 +1,8 @@
 import type { Knex } from "knex";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { TrackerError } from "../errors.js";
 import type { ViewType } from "./search-options.js";
-import { startTestServer, testDatabases, type TestServer } from "@tracker/testing";
+import { testDatabases, useTestServer } from "@tracker/testing";
 import { searchExperiments, type ExperimentSearchOptions } from "./experiment-search.js";
 import { searchRuns } from "./run-search.js";
 
@@ -35,12 +35,11 @@ async function rejection(fn: () => Promise<unknown>): Promise<TrackerError> {
 }
 
 describe.each(testDatabases())("searchExperiments on %s", (kind) => {
-  let server: TestServer;
+  const suite = useTestServer(kind);
   let knex: Knex;
 
   beforeAll(async () => {
-    server = await startTestServer(kind);
-    knex = server.database.knex;
+    knex = suite.server.database.knex;
     await knex("experiments").insert(
       FIXTURE.map((e) => ({
         experiment_id: e.id,
@@ -55,9 +54,6 @@ describe.each(testDatabases())("searchExperiments on %s", (kind) => {
       Object.entries(e.tags ?? {}).map(([key, value]) => ({ experiment_id: e.id, key, value })),
     );
     await knex("experiment_tags").insert(tags);
-  });
-  afterAll(async () => {
-    await server?.dispose();
   });
 
   const ids = async (filter: string | undefined, options: Partial<ExperimentSearchOptions> = {}) => {

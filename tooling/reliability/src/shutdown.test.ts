@@ -139,8 +139,8 @@ describe.each(testDatabases())("graceful shutdown on SIGTERM (%s)", (kind) => {
 
     const answers = await within(Promise.all(held.map((h) => h.finish())), 30_000, "in-flight requests answered");
     for (const answer of answers) {
-      expect(answer.status, answer.body).toBe(200);
-      expect(JSON.parse(answer.body)).toEqual({});
+      expect(answer.status, answer.text).toBe(200);
+      expect(JSON.parse(answer.text)).toEqual({});
     }
 
     const exit = await within(server.exited, 20_000, "the process exits");

@@ -6,16 +6,17 @@
  *   requests with 1000 points per run, 5 with 2500, 20 with a narrow step range);
  * - runs/log-batch of 1,000 metrics (10 keys x 100 steps, distinct data every request), one at a
  *   time, and runs/log-metric one value a request, one at a time and 8 at once.
- * Prints the figures with the load average; writes nothing. Options: --quick (small data).
+ * Prints the figures with the load average; writes nothing. Options: --quick (small data), --help.
  */
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { TrackerClient } from "@tracker-ml/client";
 import { loadConfig, startServer } from "@tracker/server";
+import { bulkIntervalCommand, parseWebBenchArgs } from "./options.js";
 import { median, percentile } from "./stats.js";
 
-const quick = process.argv.includes("--quick");
+const { quick } = parseWebBenchArgs(process.argv.slice(2), bulkIntervalCommand());
 const SIZES = quick
   ? { runs: 3, points: 10_000, batches: 10, metrics: 200 }
   : { runs: 10, points: 100_000, batches: 40, metrics: 1000 };

@@ -1,15 +1,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import {
-  errorAnswerProblems,
-  previewApi,
-  sendRaw,
-  startTestServer,
-  testDatabases,
-  trackingApi,
-  type TestServer,
-} from "@tracker/testing";
+import { errorAnswerProblems, sendRaw, testDatabases, useTestServer } from "@tracker/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 /**
@@ -28,16 +20,15 @@ const safeDecode = (s: string) => {
 };
 
 describe.each(testDatabases())("artifact paths cannot escape the artifact root (%s)", (kind) => {
-  let server: TestServer;
+  // Local artifact folders (as with --default-artifact-root): the test writes into them directly.
+  const suite = useTestServer(kind, { proxyArtifacts: false });
   let outside: string;
   let runId: string;
   let root: string;
   beforeAll(async () => {
-    // Local artifact folders (as with --default-artifact-root): the test writes into them directly.
-    server = await startTestServer(kind, { proxyArtifacts: false });
     outside = fs.mkdtempSync(path.join(os.tmpdir(), "tracker-outside-"));
     fs.writeFileSync(path.join(outside, "secret.txt"), SECRET);
-    const api = trackingApi(server.url);
+    const api = suite.api;
     const exp = (await api.post<{ experiment_id: string }>("experiments/create", { name: "paths" })).body.experiment_id;
     const run = (
       await api.post<{ run: { info: { run_id: string; artifact_uri: string } } }>("runs/create", { experiment_id: exp })
@@ -51,7 +42,6 @@ describe.each(testDatabases())("artifact paths cannot escape the artifact root (
     fs.symlinkSync("../../../../../../../../..", path.join(root, "sub", "link-up"));
   });
   afterAll(async () => {
-    await server?.dispose();
     fs.rmSync(outside, { recursive: true, force: true });
   });
 
@@ -85,7 +75,7 @@ describe.each(testDatabases())("artifact paths cannot escape the artifact root (
     "%c0%ae%c0%ae/secret.txt",
   ];
 
-  const get = (p: string, query: string) => sendRaw(server.url, "GET", `${p}?${query}`);
+  const get = (p: string, query: string) => sendRaw(suite.url, "GET", `${p}?${query}`);
   const q = (params: Record<string, string>) => new URLSearchParams(params).toString();
 
   it("refuses `..`, absolute paths, backslashes, NUL and symlinks leading out, on every revision", async () => {
@@ -119,12 +109,12 @@ describe.each(testDatabases())("artifact paths cannot escape the artifact root (
   });
 
   it("lists and serves what is inside, and hides symlinks that lead out of the run's directory", async () => {
-    const list = await trackingApi(server.url).get<{ files: Array<{ path: string }> }>("artifacts/list", {
+    const list = await suite.api.get<{ files: Array<{ path: string }> }>("artifacts/list", {
       run_id: runId,
     });
     expect(list.status).toBe(200);
     expect(list.body.files.map((f) => f.path)).toEqual(["sub"]);
-    const sub = await trackingApi(server.url).get<{ files: Array<{ path: string }> }>("artifacts/list", {
+    const sub = await suite.api.get<{ files: Array<{ path: string }> }>("artifacts/list", {
       run_id: runId,
       path: "sub",
     });
@@ -138,23 +128,23 @@ describe.each(testDatabases())("artifact paths cannot escape the artifact root (
     for (const location of [
       outside,
       `file://${outside}`,
-      `${server.dataDir}/artifacts/../../${path.basename(outside)}`,
+      `${suite.server.dataDir}/artifacts/../../${path.basename(outside)}`,
     ]) {
       const exp = (
-        await trackingApi(server.url).post<{ experiment_id: string }>("experiments/create", {
+        await suite.api.post<{ experiment_id: string }>("experiments/create", {
           name: `elsewhere ${location}`,
           artifact_location: location,
         })
       ).body.experiment_id;
       const run = (
-        await trackingApi(server.url).post<{ run: { info: { run_id: string; artifact_uri: string } } }>("runs/create", {
+        await suite.api.post<{ run: { info: { run_id: string; artifact_uri: string } } }>("runs/create", {
           experiment_id: exp,
         })
       ).body.run.info;
       const dir = run.artifact_uri.replace(/^file:\/\//, "");
       fs.mkdirSync(dir, { recursive: true });
       fs.writeFileSync(path.join(dir, "secret.txt"), SECRET);
-      const list = await trackingApi(server.url).get("artifacts/list", { run_id: run.run_id });
+      const list = await suite.api.get("artifacts/list", { run_id: run.run_id });
       expect(list.status, `${location}: ${JSON.stringify(list.body)}`).toBe(400);
       expect(list.body).toMatchObject({ error_code: "INVALID_PARAMETER_VALUE" });
       const got = await get("/api/2.0/preview/tracker/artifacts/get", q({ run_uuid: run.run_id, path: "secret.txt" }));
@@ -162,29 +152,26 @@ describe.each(testDatabases())("artifact paths cannot escape the artifact root (
       expect(got.text).not.toContain(SECRET);
     }
     const other = (
-      await trackingApi(server.url).post<{ experiment_id: string }>("experiments/create", {
+      await suite.api.post<{ experiment_id: string }>("experiments/create", {
         name: "other host",
         artifact_location: "file://elsewhere.example/x",
       })
     ).body.experiment_id;
-    const run = (
-      await trackingApi(server.url).post<{ run: { info: { run_id: string } } }>("runs/create", { experiment_id: other })
-    ).body.run.info;
-    expect((await trackingApi(server.url).get("artifacts/list", { run_id: run.run_id })).status).toBe(400);
+    const run = (await suite.api.post<{ run: { info: { run_id: string } } }>("runs/create", { experiment_id: other }))
+      .body.run.info;
+    expect((await suite.api.get("artifacts/list", { run_id: run.run_id })).status).toBe(400);
   });
 });
 
 describe.each(testDatabases())("security headers (%s)", (kind) => {
-  let server: TestServer;
+  // Local artifact folders (as with --default-artifact-root): the test writes into them directly.
+  const suite = useTestServer(kind, { proxyArtifacts: false });
   let runId: string;
   beforeAll(async () => {
-    // Local artifact folders (as with --default-artifact-root): the test writes into them directly.
-    server = await startTestServer(kind, { proxyArtifacts: false });
-    const exp = (
-      await previewApi(server.url).post<{ experiment_id: number }>("experiments/create", { name: "headers" })
-    ).body.experiment_id;
+    const exp = (await suite.preview.post<{ experiment_id: number }>("experiments/create", { name: "headers" })).body
+      .experiment_id;
     const run = (
-      await previewApi(server.url).post<{ run: { info: { run_uuid: string; artifact_uri: string } } }>("runs/create", {
+      await suite.preview.post<{ run: { info: { run_uuid: string; artifact_uri: string } } }>("runs/create", {
         experiment_id: exp,
       })
     ).body.run.info;
@@ -192,62 +179,59 @@ describe.each(testDatabases())("security headers (%s)", (kind) => {
     fs.mkdirSync(run.artifact_uri, { recursive: true });
     fs.writeFileSync(path.join(run.artifact_uri, "page.html"), "<script>alert(1)</script>");
   });
-  afterAll(async () => {
-    await server?.dispose();
-  });
 
   it("sets helmet's headers on every kind of answer", async () => {
     const answers = {
-      health: await sendRaw(server.url, "GET", "/health"),
-      ok: await sendRaw(server.url, "GET", "/api/2.0/tracker/experiments/get?experiment_id=0"),
-      invalid: await sendRaw(server.url, "POST", "/api/2.0/tracker/experiments/create", "{}", {
+      health: await sendRaw(suite.url, "GET", "/health"),
+      ok: await sendRaw(suite.url, "GET", "/api/2.0/tracker/experiments/get?experiment_id=0"),
+      invalid: await sendRaw(suite.url, "POST", "/api/2.0/tracker/experiments/create", "{}", {
         "content-type": "application/json",
       }),
-      notJson: await sendRaw(server.url, "POST", "/api/2.0/tracker/experiments/create", "{oops", {
+      notJson: await sendRaw(suite.url, "POST", "/api/2.0/tracker/experiments/create", "{oops", {
         "content-type": "application/json",
       }),
-      missing: await sendRaw(server.url, "GET", "/api/2.0/tracker/experiments/get?experiment_id=987654"),
-      unknown: await sendRaw(server.url, "GET", "/nothing/here"),
+      missing: await sendRaw(suite.url, "GET", "/api/2.0/tracker/experiments/get?experiment_id=987654"),
+      unknown: await sendRaw(suite.url, "GET", "/nothing/here"),
       tooLarge: await sendRaw(
-        server.url,
+        suite.url,
         "POST",
         "/api/2.0/tracker/experiments/create",
         JSON.stringify({ name: "x".repeat(1_100_000) }),
       ),
       artifact: await sendRaw(
-        server.url,
+        suite.url,
         "GET",
         `/api/2.0/preview/tracker/artifacts/get?run_uuid=${runId}&path=page.html`,
       ),
     };
     for (const [name, answer] of Object.entries(answers)) {
       const h = answer.headers;
-      expect(h.get("content-security-policy"), name).toMatch(/default-src 'none'/);
-      expect(h.get("content-security-policy"), name).toMatch(/frame-ancestors 'none'/);
-      expect(h.get("x-content-type-options"), name).toBe("nosniff");
-      expect(h.get("x-frame-options"), name).toBe("DENY");
-      expect(h.get("strict-transport-security"), name).toMatch(/max-age=\d+/);
-      expect(h.get("referrer-policy"), name).toBe("no-referrer");
-      expect(h.get("cross-origin-resource-policy"), name).toBe("same-origin");
-      expect(h.get("x-powered-by"), name).toBeNull();
+      expect(h["content-security-policy"], name).toMatch(/default-src 'none'/);
+      expect(h["content-security-policy"], name).toMatch(/frame-ancestors 'none'/);
+      expect(h["x-content-type-options"], name).toBe("nosniff");
+      expect(h["x-frame-options"], name).toBe("DENY");
+      expect(h["strict-transport-security"], name).toMatch(/max-age=\d+/);
+      expect(h["referrer-policy"], name).toBe("no-referrer");
+      expect(h["cross-origin-resource-policy"], name).toBe("same-origin");
+      expect(h["x-powered-by"], name).toBeUndefined();
     }
     expect(answers.artifact.status).toBe(200);
-    expect(answers.artifact.headers.get("content-type")).toMatch(/^text\/plain/);
+    expect(answers.artifact.headers["content-type"]).toMatch(/^text\/plain/);
   });
 
   it("answers requests Node's parser refuses (oversized URL or headers, garbage) with the JSON error body", async () => {
     const longUrl = await sendRaw(
-      server.url,
+      suite.url,
       "GET",
       `/api/2.0/tracker/experiments/get-by-name?experiment_name=${"a".repeat(20_000)}`,
     );
     expect(errorAnswerProblems(longUrl)).toEqual([]);
     expect(JSON.parse(longUrl.text).error_code).toBe("BAD_REQUEST");
-    const bigHeader = await sendRaw(server.url, "GET", "/health", undefined, { "x-filler": "b".repeat(20_000) });
+    const bigHeader = await sendRaw(suite.url, "GET", "/health", undefined, { "x-filler": "b".repeat(20_000) });
     expect(errorAnswerProblems(bigHeader)).toEqual([]);
     const net = await import("node:net");
     const garbage = await new Promise<string>((resolve) => {
-      const socket = net.connect(server.port, "127.0.0.1", () => socket.write("NOT HTTP AT ALL\r\n\r\n"));
+      const socket = net.connect(suite.server.port, "127.0.0.1", () => socket.write("NOT HTTP AT ALL\r\n\r\n"));
       let text = "";
       socket.on("data", (d) => (text += d.toString()));
       socket.on("close", () => resolve(text));

@@ -9,6 +9,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { httpLoad } from "./load.js";
+import { parseProfileArgs } from "./options.js";
 import { startCluster } from "./postgres.js";
 import { scenarios } from "./scenarios.js";
 import { seed } from "./seed.js";
@@ -95,13 +96,7 @@ export function summariseProfile(
 }
 
 async function main() {
-  const args = process.argv.slice(2).filter((a) => a !== "--");
-  const value = (flag: string) => {
-    const i = args.indexOf(flag);
-    return i >= 0 ? args[i + 1] : undefined;
-  };
-  const name = value("--scenario") ?? "log-metric";
-  const seconds = Number(value("--seconds") ?? 10);
+  const { scenario: name, seconds } = parseProfileArgs(process.argv.slice(2));
   const cluster = await startCluster();
   const profileDir = fs.mkdtempSync(path.join(os.tmpdir(), "tracker-profile-"));
   try {

@@ -3,7 +3,7 @@
  * Measures the initial JavaScript, the runs page with 1,000 runs, scrolling a table of 10,000
  * runs, a chart of 10 runs x 100,000 points and the downsampled request behind it; prints the
  * figures and writes them into docs/benchmarks.md (its own marked section).
- * Options: --quick (small data, nothing written), --no-write.
+ * Options: --quick (small data, nothing written), --no-write, --help (options.ts).
  */
 import fs from "node:fs";
 import os from "node:os";
@@ -13,13 +13,13 @@ import { createRequire } from "node:module";
 import { TrackerClient } from "@tracker-ml/client";
 import { loadConfig, startServer } from "@tracker/server";
 import { chromium, type Page } from "playwright-core";
+import { parseWebBenchArgs } from "./options.js";
 import { initialJs, median, percentile, replaceSection } from "./stats.js";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, "../../..");
 const webDir = path.join(root, "apps/web/dist");
-const quick = process.argv.includes("--quick");
-const write = !quick && !process.argv.includes("--no-write");
+const { quick, write } = parseWebBenchArgs(process.argv.slice(2));
 const SIZES = quick
   ? { runs: 100, manyRuns: 1000, chartRuns: 3, points: 10_000 }
   : { runs: 1000, manyRuns: 10_000, chartRuns: 10, points: 100_000 };
@@ -254,9 +254,9 @@ async function main() {
       .loadavg()
       .map((l) => l.toFixed(2))
       .join(", ");
-    const section = `## Web UI (apps/web-bench)
+    const section = `## Web UI (tooling/web-bench)
 
-Measured by \`pnpm bench\` (\`apps/web-bench\`) on ${new Date().toISOString().slice(0, 10)}: Debian Chromium ${browser.version()} headless, ${os.cpus().length} vCPU, Node ${process.version}, tracker on PostgreSQL (throwaway cluster), data created through \`@tracker-ml/client\`. Load average at the end: ${load} (1, 5, 15 min); the machine is shared, so figures vary with its load.
+Measured by \`pnpm bench\` (\`tooling/web-bench\`) on ${new Date().toISOString().slice(0, 10)}: Debian Chromium ${browser.version()} headless, ${os.cpus().length} vCPU, Node ${process.version}, tracker on PostgreSQL (throwaway cluster), data created through \`@tracker-ml/client\`. Load average at the end: ${load} (1, 5, 15 min); the machine is shared, so figures vary with its load.
 
 | what | figure | target | met |
 |---|---|---|---|

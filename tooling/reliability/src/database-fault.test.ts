@@ -109,7 +109,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)("database faults (PostgreSQL)", 
     const healthDown = await sendRaw(url, "GET", "/health");
     expect(healthDown.status).toBe(503);
     expect(JSON.parse(healthDown.text)).toMatchObject({ error_code: "TEMPORARILY_UNAVAILABLE" });
-    expect(healthDown.headers.get("retry-after")).toMatch(/^\d+$/);
+    expect(healthDown.headers["retry-after"]).toMatch(/^\d+$/);
     expect((await sendRaw(url, "GET", "/health/ready")).status).toBe(503);
     // Liveness does not depend on the database: an orchestrator keeps the process through the outage.
     expect((await sendRaw(url, "GET", "/health/live")).status).toBe(200);

@@ -1,15 +1,15 @@
 /**
- * pnpm bench:artifacts [--quick] [--no-write]: the artifact service's benchmark alone (see
+ * pnpm bench:artifacts [--quick] [--no-write] [--help]: the artifact service's benchmark alone (see
  * artifacts.ts); replaces its section of docs/benchmarks.md and leaves the rest of the report as it is.
  */
 import fs from "node:fs";
 import path from "node:path";
 import { artifactMarkdown, artifactTargets, runArtifactBench, spliceArtifactSection } from "./artifacts.js";
+import { parseArtifactBenchArgs } from "./options.js";
 import { DOCS_DIR } from "./paths.js";
 
 const argv = process.argv.slice(2).filter((a) => a !== "--");
-const quick = argv.includes("--quick");
-const write = !argv.includes("--no-write") && !quick;
+const { quick, write } = parseArtifactBenchArgs(argv);
 const result = await runArtifactBench({ quick, log: (line) => process.stdout.write(`${line}\n`) });
 for (const c of artifactTargets(result))
   process.stdout.write(`  ${c.met ? "MET    " : "NOT MET"}  ${c.target}: ${c.measured}\n`);

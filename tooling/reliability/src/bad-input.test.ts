@@ -1,15 +1,14 @@
 import fc from "fast-check";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import {
   call,
   changedTables,
   errorAnswerProblems,
   sendRaw,
   snapshotDatabase,
-  startTestServer,
   testDatabases,
   type Snapshot,
-  type TestServer,
+  useTestServer,
 } from "@tracker/testing";
 import { buildRequest, requestPlans, type BuiltRequest, type Fixtures } from "./bad-requests.js";
 import { allOperations, type Operation } from "./spec-operations.js";
@@ -36,7 +35,7 @@ const operations = allOperations();
 const cases = testDatabases().flatMap((kind) => (["a", "b", "c"] as const).map((revision) => ({ kind, revision })));
 
 describe.each(cases)("bad input on every operation of revision $revision ($kind)", ({ kind, revision }) => {
-  let server: TestServer;
+  const suite = useTestServer(kind);
   let fixtures: Fixtures | undefined;
   let counter = 0;
   let snapshot: Snapshot;
@@ -49,22 +48,22 @@ describe.each(cases)("bad input on every operation of revision $revision ($kind)
     const c = (p: string) => `/api/2.0/tracker/${p}`;
     const r = (p: string) => `/api/2.0/preview/tracker/${p}`;
     const experimentName = fresh();
-    const exp = await call<{ experiment_id: string }>(server.url, "POST", c("experiments/create"), {
+    const exp = await call<{ experiment_id: string }>(suite.url, "POST", c("experiments/create"), {
       name: experimentName,
     });
-    const run = await call<{ run: { info: { run_id: string } } }>(server.url, "POST", c("runs/create"), {
+    const run = await call<{ run: { info: { run_id: string } } }>(suite.url, "POST", c("runs/create"), {
       experiment_id: exp.body.experiment_id,
     });
     const runId = run.body.run.info.run_id;
-    await call(server.url, "POST", c("runs/log-batch"), {
+    await call(suite.url, "POST", c("runs/log-batch"), {
       run_id: runId,
       metrics: [{ key: "m1", value: 1, timestamp: 1, step: 0 }],
       params: [{ key: "p1", value: "v1" }],
       tags: [{ key: "k1", value: "v1" }],
     });
     const modelName = fresh();
-    await call(server.url, "POST", r("registered-models/create"), { name: modelName });
-    const mv = await call<{ model_version: { version: string } }>(server.url, "POST", r("model-versions/create"), {
+    await call(suite.url, "POST", r("registered-models/create"), { name: modelName });
+    const mv = await call<{ model_version: { version: string } }>(suite.url, "POST", r("model-versions/create"), {
       name: modelName,
       source: "s3://bucket/model",
       run_id: runId,
@@ -80,11 +79,7 @@ describe.each(cases)("bad input on every operation of revision $revision ($kind)
     };
   }
 
-  beforeAll(async () => {
-    server = await startTestServer(kind);
-  });
   afterAll(async () => {
-    await server?.dispose();
     console.info(
       `bad input, revision ${revision.toUpperCase()} (${kind}): ${stats.requests} requests, ${stats.rejected} answered 4xx, ${stats.accepted} accepted`,
     );
@@ -106,14 +101,14 @@ describe.each(cases)("bad input on every operation of revision $revision ($kind)
       fc.asyncProperty(requestPlans(op), async (plan) => {
         if (!fixtures) {
           fixtures = await makeFixtures();
-          snapshot = await snapshotDatabase(server.database.knex);
+          snapshot = await snapshotDatabase(suite.server.database.knex);
         }
         const req = buildRequest(op, plan, fixtures);
         stats.requests++;
         let answer: Awaited<ReturnType<typeof sendRaw>>;
         try {
           answer = await sendRaw(
-            server.url,
+            suite.url,
             req.method,
             `${req.path}${req.query ? `?${req.query}` : ""}`,
             req.body,
@@ -122,7 +117,7 @@ describe.each(cases)("bad input on every operation of revision $revision ($kind)
         } catch (err) {
           throw new Error(`no answer (${(err as Error).message}) to ${describeRequest(req)}`);
         }
-        const after = await snapshotDatabase(server.database.knex);
+        const after = await snapshotDatabase(suite.server.database.knex);
         const changed = changedTables(snapshot, after);
         snapshot = after;
         if (answer.status >= 500)
@@ -154,7 +149,7 @@ describe.each(cases)("bad input on every operation of revision $revision ($kind)
         },
       },
     );
-    const health = await call(server.url, "GET", "/health");
+    const health = await call(suite.url, "GET", "/health");
     expect(health.status).toBe(200);
   });
 });
