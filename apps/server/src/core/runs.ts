@@ -7,7 +7,7 @@ import { checkKey, checkValue, LIMITS, type ValueBound } from "./limits.js";
 import type { KeyValue, Page, RunInfoRecord, RunRecord, RunStatus, ViewType } from "./model.js";
 import { nowMs } from "./clock.js";
 import { generateRunName } from "./run-names.js";
-import { systemTags } from "./system-tags.js";
+import { systemTags } from "../domain/system-tags.js";
 import { checkExperimentActive } from "./experiments.js";
 import * as store from "../store/runs.js";
 import * as writes from "../store/run-writes.js";
