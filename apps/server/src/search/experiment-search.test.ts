@@ -1,7 +1,7 @@
 import type { Knex } from "knex";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TrackerError } from "../errors.js";
-import type { ViewType } from "./search-options.js";
+import type { ViewType } from "../domain/records.js";
 import { startTestServer, testDatabases, type TestServer } from "@tracker/testing";
 import { searchExperiments, type ExperimentSearchOptions } from "./experiment-search.js";
 import { searchRuns } from "./run-search.js";

@@ -18,7 +18,7 @@
  */
 import type { Knex } from "knex";
 import { invalidParameter } from "../errors.js";
-import type { ViewType } from "./search-options.js";
+import type { ViewType } from "../domain/records.js";
 import type { ExperimentAttribute, FilterAst, FilterField, OrderTerm } from "./ast.js";
 import { parseExperimentFilter, parseExperimentOrderBy } from "./filter-parser.js";
 import {

@@ -25,7 +25,7 @@
  */
 import type { Knex } from "knex";
 import { invalidParameter } from "../errors.js";
-import type { ViewType } from "./search-options.js";
+import type { ViewType } from "../domain/records.js";
 import type { FilterAst, FilterField, OrderTerm, RunAttribute } from "./ast.js";
 import { parseRunOrderBy } from "./filter-parser.js";
 import {
@@ -39,7 +39,7 @@ import {
   type SortColumn,
   type SqlFragment,
 } from "./keyset.js";
-import { DATASET_CONTEXT_TAG } from "../core/datasets.js";
+import { DATASET_CONTEXT_TAG } from "../domain/system-tags.js";
 import { checkMaxResults, checkViewType, lifecycleStageOf } from "./search-options.js";
 import {
   bigintComparison,
