@@ -7,7 +7,7 @@ import { invalidParameter, notFound } from "./errors.js";
 import type { Page } from "./model.js";
 import { getRun } from "./runs.js";
 import { getModelVersion } from "./registry/model-versions.js";
-import { decodeOffsetToken, encodeOffsetToken } from "./page-token.js";
+import { decodeOffsetToken, encodeOffsetToken } from "../search/page-token.js";
 import { findRunRow } from "../store/runs.js";
 import { isKnownActive, rememberActive } from "./active-runs-cache.js";
 import {

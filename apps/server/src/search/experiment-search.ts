@@ -13,7 +13,7 @@
  * FileStore both use `order_by or ["creation_time DESC", "experiment_id ASC"]`): newest first.
  * Names sort in the "C" collation (by code point) on every database.
  *
- * Paging: keyset for every order (see keyset.ts); the token is bound to the filter, order_by and
+ * Paging: keyset for every order (see keyset.ts and page-token.ts); the token is bound to the filter, order_by and
  * view type.
  */
 import type { Knex } from "knex";
@@ -22,16 +22,14 @@ import type { ViewType } from "../domain/records.js";
 import type { ExperimentAttribute, FilterAst, FilterField, OrderTerm } from "./ast.js";
 import { parseExperimentFilter, parseExperimentOrderBy } from "./filter-parser.js";
 import {
-  decodePageToken,
-  encodePageToken,
   keysetCondition,
   orderByList,
-  queryFingerprint,
   sortKeySelections,
   sortKeysOf,
   type SortColumn,
   type SqlFragment,
 } from "./keyset.js";
+import { decodePageToken, encodePageToken, queryFingerprint } from "./page-token.js";
 import { checkMaxResults, checkViewType, lifecycleStageOf } from "./search-options.js";
 import { bigintComparison, combine, inList, stringComparison, textBinding } from "./sql-fragments.js";
 
