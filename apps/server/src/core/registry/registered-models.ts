@@ -2,7 +2,7 @@ import type { Knex } from "knex";
 import { parseRegisteredModelFilter, searchRegisteredModelRows } from "../../search/index.js";
 import { checkMaxResults } from "../../search/search-options.js";
 import { nowMs } from "../clock.js";
-import { alreadyExists, invalidParameter } from "../errors.js";
+import { alreadyExists } from "../errors.js";
 import type { KeyValue, Page } from "../model.js";
 import type { Services } from "../services.js";
 import { isUniqueViolation } from "../../store/unique-violation.js";
