@@ -9,7 +9,11 @@ import type { ExperimentRecord, KeyValue, Page, ViewType } from "./model.js";
 import { nowMs } from "./clock.js";
 import { isUniqueViolation } from "../store/unique-violation.js";
 import * as store from "../store/experiments.js";
-import { MAX_EXPERIMENT_SEARCH_RESULTS, searchExperiments as searchExperimentIds } from "../search/index.js";
+import {
+  MAX_EXPERIMENT_SEARCH_RESULTS,
+  parseExperimentFilter,
+  searchExperiments as searchExperimentIds,
+} from "../search/index.js";
 
 /** Experiments: create, read, search, rename, tag, delete and restore (revision-agnostic). */
 
@@ -72,6 +76,7 @@ export async function getExperimentByName(services: Services, name: string): Pro
 }
 
 export interface ExperimentSearch {
+  /** The filter string (blank: every experiment). */
   filter?: string;
   orderBy?: string[];
   viewType?: ViewType;
@@ -81,7 +86,7 @@ export interface ExperimentSearch {
 
 export async function searchExperiments(services: Services, query: ExperimentSearch): Promise<Page<ExperimentRecord>> {
   const { experimentIds, nextPageToken } = await searchExperimentIds(services.knex, {
-    filter: query.filter,
+    filter: parseExperimentFilter(query.filter),
     orderBy: query.orderBy,
     viewType: query.viewType ?? "ACTIVE_ONLY",
     maxResults: query.maxResults,

@@ -20,7 +20,7 @@ import type { Knex } from "knex";
 import { invalidParameter } from "../errors.js";
 import type { ViewType } from "../domain/records.js";
 import type { ExperimentAttribute, FilterAst, FilterField, OrderTerm } from "./ast.js";
-import { parseExperimentFilter, parseExperimentOrderBy } from "./filter-parser.js";
+import { parseExperimentOrderBy } from "./filter-parser.js";
 import {
   keysetCondition,
   orderByList,
@@ -40,8 +40,8 @@ export const MAX_EXPERIMENT_SEARCH_RESULTS = 50_000;
 export const DEFAULT_EXPERIMENT_ORDER: readonly string[] = ["creation_time DESC", "experiment_id ASC"];
 
 export interface ExperimentSearchOptions {
-  /** The filter string as the client sent it (parsed here). */
-  filter?: string;
+  /** A parsed filter (parseExperimentFilter). */
+  filter?: FilterAst;
   orderBy?: readonly string[];
   viewType: ViewType;
   maxResults: number;
@@ -143,7 +143,7 @@ export function experimentSortColumns(terms: readonly OrderTerm[]): SortColumn[]
 export async function searchExperiments(knex: Knex, options: ExperimentSearchOptions): Promise<ExperimentSearchResult> {
   checkMaxResults(options.maxResults, MAX_EXPERIMENT_SEARCH_RESULTS);
   checkViewType(options.viewType);
-  const ast = parseExperimentFilter(options.filter);
+  const ast = options.filter;
   const terms = parseExperimentOrderBy(options.orderBy);
   const filter = ast ? compileExperimentFilter(ast) : undefined;
   const columns = experimentSortColumns(terms);
