@@ -1,7 +1,7 @@
 import type { Services } from "./services.js";
 import { invalidParameter, missingValue } from "./errors.js";
 import { checkValue } from "./limits.js";
-import type { KeyValue } from "./model.js";
+import type { DatasetInputRecord, KeyValue } from "../domain/records.js";
 import { requireActiveRun } from "./runs.js";
 import * as store from "../store/datasets.js";
 
@@ -10,22 +10,7 @@ import * as store from "../store/datasets.js";
  * stored once per (experiment, name, digest); each run that logs it gets one input with its tags.
  */
 
-export interface DatasetRecord {
-  name: string;
-  digest: string;
-  sourceType: string;
-  source: string;
-  schema?: string;
-  profile?: string;
-}
-
-export interface DatasetInputRecord {
-  tags: KeyValue[];
-  dataset: DatasetRecord;
-}
-
-/** The input tag that says what a run used a dataset for (`training`, `validation`, ...). */
-export const DATASET_CONTEXT_TAG = "mlflow.data.context";
+export type { DatasetInputRecord, DatasetRecord } from "../domain/records.js";
 
 /** MLflow 2.x's limits (mlflow/utils/validation.py). */
 export const DATASET_LIMITS = {

@@ -1,5 +1,7 @@
+import path from "node:path";
+import type { Knex } from "knex";
+import type { TrackerConfig } from "../config/config.js";
 import type { Services } from "./services.js";
-import { defaultExperimentLocationPrefix } from "./artifacts.js";
 import { forgetActiveRuns } from "./active-runs-cache.js";
 import { alreadyExists, invalidParameter, invalidState, notFound } from "./errors.js";
 import { checkExperimentName, checkKey, checkValue, LIMITS } from "./limits.js";
@@ -7,9 +9,29 @@ import type { ExperimentRecord, KeyValue, Page, ViewType } from "./model.js";
 import { nowMs } from "./clock.js";
 import { isUniqueViolation } from "../store/unique-violation.js";
 import * as store from "../store/experiments.js";
-import { MAX_EXPERIMENT_SEARCH_RESULTS, searchExperiments as searchExperimentIds } from "../search/index.js";
+import {
+  MAX_EXPERIMENT_SEARCH_RESULTS,
+  parseExperimentFilter,
+  searchExperiments as searchExperimentIds,
+} from "../search/index.js";
 
 /** Experiments: create, read, search, rename, tag, delete and restore (revision-agnostic). */
+
+/** The artifact location of a new experiment: proxied when serving artifacts, else a local folder. */
+export function defaultExperimentLocation(config: TrackerConfig, experimentId: number): string {
+  return defaultExperimentLocationPrefix(config) + String(experimentId);
+}
+
+/** What defaultExperimentLocation puts before the experiment id (the SQL that creates an experiment appends the id itself). */
+export function defaultExperimentLocationPrefix(config: TrackerConfig): string {
+  // path.join normalises the root; joined with a one-character name, everything before that name.
+  return config.proxyArtifacts ? "mlflow-artifacts:/" : path.join(config.artifactRoot, "0").slice(0, -1);
+}
+
+/** The experiment `Default` with id 0 exists from the first start (MLflow's behaviour). */
+export async function ensureDefaultExperiment(knex: Knex, config: TrackerConfig): Promise<void> {
+  await store.insertDefaultExperiment(knex, defaultExperimentLocation(config, 0), nowMs());
+}
 
 const missing = (id: number | string) => notFound(`No Experiment with id=${id} exists`);
 
@@ -54,6 +76,7 @@ export async function getExperimentByName(services: Services, name: string): Pro
 }
 
 export interface ExperimentSearch {
+  /** The filter string (blank: every experiment). */
   filter?: string;
   orderBy?: string[];
   viewType?: ViewType;
@@ -63,7 +86,7 @@ export interface ExperimentSearch {
 
 export async function searchExperiments(services: Services, query: ExperimentSearch): Promise<Page<ExperimentRecord>> {
   const { experimentIds, nextPageToken } = await searchExperimentIds(services.knex, {
-    filter: query.filter,
+    filter: parseExperimentFilter(query.filter),
     orderBy: query.orderBy,
     viewType: query.viewType ?? "ACTIVE_ONLY",
     maxResults: query.maxResults,

@@ -2,7 +2,7 @@ import { runValueLimitsOf, type Services } from "./services.js";
 import { invalidParameter, notFound } from "./errors.js";
 import { checkKey, checkValue, LIMITS, type RunValueLimits } from "./limits.js";
 import type { KeyValue, MetricRecord } from "./model.js";
-import { systemTags } from "./system-tags.js";
+import { systemTags } from "../domain/system-tags.js";
 import { checkRunActive, checkRunTag, getRun, requireActiveRun } from "./runs.js";
 import * as store from "../store/runs.js";
 import * as writes from "../store/run-writes.js";

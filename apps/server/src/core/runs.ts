@@ -7,12 +7,12 @@ import { checkKey, checkValue, LIMITS, type ValueBound } from "./limits.js";
 import type { KeyValue, Page, RunRecord, RunStatus, ViewType } from "./model.js";
 import { nowMs } from "./clock.js";
 import { generateRunName } from "./run-names.js";
-import { systemTags } from "./system-tags.js";
+import { systemTags } from "../domain/system-tags.js";
 import { checkExperimentActive } from "./experiments.js";
 import * as store from "../store/runs.js";
 import * as writes from "../store/run-writes.js";
 import { toRunInfo, type RunRow } from "../store/rows.js";
-import { searchRuns as searchRunIds, type FilterAst } from "../search/index.js";
+import { andedExpressionsToFilter, parseRunFilter, searchRuns as searchRunIds } from "../search/index.js";
 
 /** Runs: create, read, update, delete, restore and search (revision-agnostic). */
 
@@ -144,7 +144,10 @@ export async function setRunLifecycle(services: Services, runId: string, stage: 
 
 export interface RunSearch {
   experimentIds: number[];
-  filter?: FilterAst;
+  /** Revision C's filter string (blank: every run). */
+  filter?: string;
+  /** Revisions A and B: the request's anded_expressions (JSON), instead of a filter string. */
+  andedExpressions?: unknown;
   orderBy?: string[];
   viewType?: ViewType;
   maxResults: number;
@@ -156,7 +159,10 @@ export interface RunSearch {
 export async function searchRuns(services: Services, query: RunSearch): Promise<Page<RunRecord>> {
   const { runIds, nextPageToken } = await searchRunIds(services.knex, {
     experimentIds: query.experimentIds,
-    filter: query.filter,
+    filter:
+      query.andedExpressions === undefined
+        ? parseRunFilter(query.filter)
+        : andedExpressionsToFilter(query.andedExpressions),
     orderBy: query.orderBy,
     viewType: query.viewType ?? "ACTIVE_ONLY",
     maxResults: query.maxResults,

@@ -1,6 +1,6 @@
 import type { ExperimentRecord, KeyValue, MetricRecord, RunInfoRecord, RunRecord } from "../core/model.js";
 import { doubleOut } from "../core/values.js";
-import { systemTags } from "../core/system-tags.js";
+import { systemTags } from "../domain/system-tags.js";
 import type { Revision } from "./revisions.js";
 
 /**

@@ -1,7 +1,7 @@
 import type { Knex } from "knex";
 import { beforeAll, describe, expect, it } from "vitest";
 import { TrackerError } from "../errors.js";
-import type { ViewType } from "./search-options.js";
+import type { ViewType } from "../domain/records.js";
 import { testDatabases, useTestServer } from "@tracker/testing";
 import { andedExpressionsToFilter } from "./anded-expressions.js";
 import { parseRunFilter } from "./filter-parser.js";

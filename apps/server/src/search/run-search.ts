@@ -20,26 +20,24 @@
  * is a metric / param / tag, the page is read bucket by bucket (value present, NaN, missing; see
  * bucketedPage), so the database walks the (key, value) index in order and stops at the page size.
  *
- * Paging: keyset for every order (see keyset.ts); the token is bound to the experiment ids,
+ * Paging: keyset for every order (see keyset.ts and page-token.ts); the token is bound to the experiment ids,
  * filter, order_by and view type.
  */
 import type { Knex } from "knex";
 import { invalidParameter } from "../errors.js";
-import type { ViewType } from "./search-options.js";
+import type { ViewType } from "../domain/records.js";
 import type { FilterAst, FilterField, OrderTerm, RunAttribute } from "./ast.js";
 import { parseRunOrderBy } from "./filter-parser.js";
 import {
-  decodePageToken,
-  encodePageToken,
   keysetCondition,
   orderByList,
-  queryFingerprint,
   sortKeySelections,
   sortKeysOf,
   type SortColumn,
   type SqlFragment,
 } from "./keyset.js";
-import { DATASET_CONTEXT_TAG } from "../core/datasets.js";
+import { decodePageToken, encodePageToken, queryFingerprint } from "./page-token.js";
+import { DATASET_CONTEXT_TAG } from "../domain/system-tags.js";
 import { checkMaxResults, checkViewType, lifecycleStageOf } from "./search-options.js";
 import {
   bigintComparison,

@@ -1,7 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { Knex } from "knex";
-import type { DatasetInputRecord, DatasetRecord } from "../core/datasets.js";
-import type { KeyValue } from "../core/model.js";
+import type { DatasetInputRecord, DatasetRecord, KeyValue } from "../domain/records.js";
 
 /** SQL for datasets and run inputs (db/migrations/0004_aliases_datasets.ts). */
 

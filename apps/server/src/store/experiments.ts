@@ -1,5 +1,5 @@
 import type { Knex } from "knex";
-import type { ExperimentRecord, KeyValue } from "../core/model.js";
+import type { ExperimentRecord, KeyValue } from "../domain/records.js";
 import { preparedFor } from "./prepared.js";
 import { toExperiment, type ExperimentRow } from "./rows.js";
 
@@ -44,6 +44,15 @@ export async function insertExperiment(
  * locked first (as the transaction this replaces did). Returns the experiment's lifecycle stage
  * (undefined: no such experiment); nothing is written unless it is active.
  */
+/** Creates the experiment `Default` (id 0) unless it exists. */
+export async function insertDefaultExperiment(db: Knex, artifactLocation: string, now: number): Promise<void> {
+  await db.raw(
+    `INSERT INTO experiments (experiment_id, name, artifact_location, lifecycle_stage, creation_time, last_update_time)
+     VALUES (0, 'Default', ?, 'active', ?, ?) ON CONFLICT DO NOTHING`,
+    [artifactLocation, now, now],
+  );
+}
+
 export async function setExperimentTag(db: Knex, id: number, tag: KeyValue, now: number): Promise<string | undefined> {
   const active = "EXISTS (SELECT 1 FROM experiment WHERE lifecycle_stage = 'active')";
   const query = db.raw(

@@ -2,7 +2,6 @@ import * as runs from "../../core/runs.js";
 import { invalidParameter } from "../../core/errors.js";
 import type { RunStatus, ViewType } from "../../core/model.js";
 import { toExperimentId } from "../../core/values.js";
-import { andedExpressionsToFilter, parseRunFilter } from "../../search/index.js";
 import type { HandlerTable } from "../operation-handler.js";
 import type { Services } from "../../core/services.js";
 import type { RunColumns } from "../../store/runs.js";
@@ -71,7 +70,7 @@ export const runHandlers: HandlerTable = {
     if (!Array.isArray(expressions)) throw invalidParameter("'anded_expressions' must be an array");
     const page = await runs.searchRuns(services, {
       experimentIds,
-      filter: andedExpressionsToFilter(expressions),
+      andedExpressions: expressions,
       viewType,
       maxResults: PREVIEW_MAX_RESULTS,
     });
@@ -86,10 +85,9 @@ export const runHandlers: HandlerTable = {
 export async function searchRunsC(services: Services, input: Input, columns?: RunColumns, mlflow = false) {
   const experimentIds = stringArray(input, "experiment_ids").map((id) => toExperimentId(id, "experiment_ids"));
   const viewType = (optionalString(input, "run_view_type") as ViewType | undefined) ?? "ACTIVE_ONLY";
-  const filterText = optionalString(input, "filter");
   const page = await runs.searchRuns(services, {
     experimentIds,
-    filter: filterText ? parseRunFilter(filterText) : undefined,
+    filter: optionalString(input, "filter"),
     orderBy: stringArray(input, "order_by"),
     viewType,
     maxResults: optionalInt(input, "max_results") ?? DEFAULT_MAX_RESULTS,

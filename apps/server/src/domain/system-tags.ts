@@ -16,3 +16,6 @@ export function systemTags(namespace: string) {
 }
 
 export type SystemTags = ReturnType<typeof systemTags>;
+
+/** The input tag that says what a run used a dataset for (`training`, `validation`, ...); MLflow's name, whatever the namespace. */
+export const DATASET_CONTEXT_TAG = "mlflow.data.context";

@@ -1,13 +1,21 @@
 import { invalidParameter } from "../errors.js";
 
-/** One sort key of a registry search: a column and a direction. */
+/**
+ * order_by of the searches whose items name plain columns (registered-models/search,
+ * model-versions/search). The searches whose items name fields of the filter grammar (runs,
+ * experiments: `metrics.<key> DESC`) parse them with the filter parser (filter-parser.ts,
+ * parseRunOrderBy, parseExperimentOrderBy); both kinds end up as a list of sort columns for
+ * keyset paging (keyset.ts).
+ */
+
+/** One sort key of a column search: a column and a direction. */
 export interface SortKey<Column extends string> {
   column: Column;
   ascending: boolean;
 }
 
 /**
- * Parses the order_by items of a registry search: each is `<column>` optionally followed by `ASC`
+ * Parses the order_by items of a column search: each is `<column>` optionally followed by `ASC`
  * or `DESC` (case-insensitive, ASC by default). Blank items are ignored. An unknown column, another
  * word after the column, or a column named twice is INVALID_PARAMETER_VALUE.
  */
