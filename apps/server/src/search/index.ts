@@ -58,7 +58,7 @@ export {
   type ExperimentSearchOptions,
   type ExperimentSearchResult,
 } from "./experiment-search.js";
-export { type SortColumn, type SortType, type SqlFragment } from "./keyset.js";
+export type { SortColumn, SortType, SqlFragment } from "./keyset.js";
 export {
   decodeOffsetToken,
   decodePageToken,
