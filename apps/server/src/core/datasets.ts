@@ -1,7 +1,7 @@
 import type { Services } from "./services.js";
 import { invalidParameter, missingValue } from "./errors.js";
 import { checkValue } from "./limits.js";
-import type { DatasetInputRecord, KeyValue } from "../domain/records.js";
+import type { DatasetInputRecord } from "../domain/records.js";
 import { requireActiveRun } from "./runs.js";
 import * as store from "../store/datasets.js";
 
