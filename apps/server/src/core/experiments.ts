@@ -135,6 +135,15 @@ export async function setExperimentTag(services: Services, id: number, tag: KeyV
   if (stage !== "active") throw invalidParameter(`The experiment ${id} must be in the 'active' state`);
 }
 
+/** experiments/delete-experiment-tag (MLflow 2.x): the experiment must be active and hold the tag. */
+export async function deleteExperimentTag(services: Services, id: number, key: string): Promise<void> {
+  const { stage, removed } = await store.deleteExperimentTag(services.knex, id, key);
+  if (stage === undefined) throw missing(id);
+  if (stage !== "active")
+    throw invalidParameter(`The experiment ${id} must be in the 'active' state. Current state is ${stage}.`);
+  if (!removed) throw notFound(`No tag with name: ${key} in experiment with id ${id}`);
+}
+
 /** Throws unless the experiment was found (its lifecycle stage is given) and is active: only then may it hold new runs. */
 export function checkExperimentActive(id: number, lifecycleStage: string | undefined): void {
   if (lifecycleStage === undefined) throw missing(id);

@@ -84,4 +84,9 @@ export const experimentHandlers: HandlerTable = {
     });
     return {};
   },
+
+  async deleteExperimentTag({ input, services }) {
+    await experiments.deleteExperimentTag(services, experimentId(input), requiredString(input, "key"));
+    return {};
+  },
 };
