@@ -22,6 +22,11 @@ export interface TrackerConfig {
    * local artifact URIs are served.
    */
   artifactRoot: string;
+  /**
+   * The artifact root was given as a `file:` URI: experiments' default locations are then `file://`
+   * URIs too (`file:///root/<id>`), as MLflow writes them, instead of plain paths.
+   */
+  artifactRootIsUri: boolean;
   /** Serve the `mlflow-artifacts` API (on unless `--no-serve-artifacts`). */
   serveArtifacts: boolean;
   /**
@@ -174,6 +179,7 @@ export function loadConfig(
       explicitRoot === undefined
         ? path.join(dataDir, "artifacts")
         : localFolder(explicitRoot, "the default artifact root"),
+    artifactRootIsUri: explicitRoot !== undefined && /^file:/i.test(explicitRoot),
     serveArtifacts,
     proxyArtifacts: overrides.proxyArtifacts ?? (serveArtifacts && explicitRoot === undefined),
     artifactsDestination: localFolder(

@@ -1,5 +1,5 @@
 import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import type { Readable } from "node:stream";
 import type { TrackerConfig } from "../config/config.js";
 import type { Services } from "./services.js";
@@ -65,8 +65,10 @@ export function defaultExperimentLocation(config: TrackerConfig, experimentId: n
 
 /** What defaultExperimentLocation puts before the experiment id (the SQL that creates an experiment appends the id itself). */
 export function defaultExperimentLocationPrefix(config: TrackerConfig): string {
+  if (config.proxyArtifacts) return "mlflow-artifacts:/";
   // path.join normalises the root; joined with a one-character name, everything before that name.
-  return config.proxyArtifacts ? "mlflow-artifacts:/" : path.join(config.artifactRoot, "0").slice(0, -1);
+  const folder = path.join(config.artifactRoot, "0").slice(0, -1);
+  return config.artifactRootIsUri ? pathToFileURL(folder).href : folder;
 }
 
 /** A place in a store. */
