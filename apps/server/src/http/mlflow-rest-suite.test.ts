@@ -77,6 +77,55 @@ describe.each(testDatabases())("MLflow 1.30 REST suite cases on %s", (kind) => {
   });
 });
 
+describe.each(testDatabases())("MLflow 2.x/3.x operations through MLflow's paths on %s", (kind) => {
+  const suite = useTestServer(kind);
+  const mlflow = apiAt(() => suite.url, "2.0/mlflow");
+  const ajax = apiAt(() => suite.url, "../ajax-api/2.0/mlflow");
+
+  it("delete-experiment-tag, search-datasets (MLflow's UI path) and /version", async () => {
+    const id = (await mlflow.post<{ experiment_id: string }>("experiments/create", { name: "ops" })).body.experiment_id;
+    await mlflow.post("experiments/set-experiment-tag", { experiment_id: id, key: "k", value: "v" });
+    expect((await mlflow.post("experiments/delete-experiment-tag", { experiment_id: id, key: "k" })).status).toBe(200);
+    const tags = (await mlflow.get<{ experiment: { tags?: unknown[] } }>("experiments/get", { experiment_id: id })).body
+      .experiment.tags;
+    expect(tags ?? []).toEqual([]);
+    await mlflow.post("experiments/set-experiment-tag", { experiment_id: id, key: "k", value: "v" });
+    await mlflow.post("experiments/delete", { experiment_id: id });
+    const refused = await mlflow.post("experiments/delete-experiment-tag", { experiment_id: id, key: "k" });
+    expect(refused.body).toEqual({
+      error_code: "INVALID_PARAMETER_VALUE",
+      message: `The experiment ${id} must be in the 'active' state. Current state is deleted.`,
+    });
+
+    const run = (await mlflow.post<{ run: { info: { run_id: string } } }>("runs/create", { experiment_id: "0" })).body
+      .run.info.run_id;
+    await mlflow.post("runs/log-inputs", {
+      run_id: run,
+      datasets: [
+        {
+          dataset: { name: "d", digest: "x", source_type: "local", source: "{}" },
+          tags: [{ key: "mlflow.data.context", value: "eval" }],
+        },
+      ],
+    });
+    const found = await ajax.post("experiments/search-datasets", { experiment_ids: ["0"] });
+    expect(found.status, JSON.stringify(found.body)).toBe(200);
+    expect(found.body).toEqual({
+      dataset_summaries: [{ experiment_id: "0", name: "d", digest: "x", context: "eval" }],
+    });
+    const tooMany = await ajax.post("experiments/search-datasets", {
+      experiment_ids: Array.from({ length: 21 }, (_, i) => String(i)),
+    });
+    expect(tooMany.body).toMatchObject({
+      message: "SearchDatasets request cannot specify more than 20 experiment_ids. Received 21 experiment_ids.",
+    });
+
+    const version = await fetch(`${suite.url}/version`);
+    expect(version.status).toBe(200);
+    expect(await version.text()).toBe("3.3.2");
+  });
+});
+
 describe("MLflow 1.30 REST suite: --default-artifact-root file:///...", () => {
   it("answers experiments' artifact_location as file:// URIs", async () => {
     const root = fs.mkdtempSync(path.join(os.tmpdir(), "tracker-file-root-"));
