@@ -2,6 +2,7 @@ import type { Services } from "./services.js";
 import { invalidParameter, missingValue } from "./errors.js";
 import { checkValue } from "./limits.js";
 import type { DatasetInputRecord } from "../domain/records.js";
+import { DATASET_CONTEXT_TAG } from "../domain/system-tags.js";
 import { requireActiveRun } from "./runs.js";
 import * as store from "../store/datasets.js";
 
@@ -74,3 +75,35 @@ export async function logInputs(
 
 /** The inputs of the given runs, by run id. */
 export const runInputs = (services: Services, runIds: readonly string[]) => store.runInputsOf(services.knex, runIds);
+
+/** Limits of experiments/search-datasets (MLflow's). */
+export const SEARCH_DATASETS_LIMITS = { experimentIds: 20, results: 1000 } as const;
+
+export interface DatasetSummary {
+  experimentId: number;
+  name: string;
+  digest: string;
+  context?: string;
+}
+
+/** experiments/search-datasets: the datasets the runs of 1 to 20 experiments used, per input context. */
+export async function searchDatasets(services: Services, experimentIds: readonly number[]): Promise<DatasetSummary[]> {
+  if (experimentIds.length === 0)
+    throw invalidParameter("SearchDatasets request must specify at least one experiment_id.");
+  if (experimentIds.length > SEARCH_DATASETS_LIMITS.experimentIds)
+    throw invalidParameter(
+      `SearchDatasets request cannot specify more than ${SEARCH_DATASETS_LIMITS.experimentIds} experiment_ids. Received ${experimentIds.length} experiment_ids.`,
+    );
+  const rows = await store.datasetSummaries(
+    services.knex,
+    experimentIds,
+    DATASET_CONTEXT_TAG,
+    SEARCH_DATASETS_LIMITS.results,
+  );
+  return rows.map((row) => ({
+    experimentId: row.experiment_id,
+    name: row.name,
+    digest: row.digest,
+    ...(row.context === null ? {} : { context: row.context }),
+  }));
+}

@@ -1,4 +1,5 @@
 import path from "node:path";
+import { pathToFileURL } from "node:url";
 import type { Knex } from "knex";
 import type { TrackerConfig } from "../config/config.js";
 import type { Services } from "./services.js";
@@ -24,8 +25,10 @@ export function defaultExperimentLocation(config: TrackerConfig, experimentId: n
 
 /** What defaultExperimentLocation puts before the experiment id (the SQL that creates an experiment appends the id itself). */
 export function defaultExperimentLocationPrefix(config: TrackerConfig): string {
+  if (config.proxyArtifacts) return "mlflow-artifacts:/";
   // path.join normalises the root; joined with a one-character name, everything before that name.
-  return config.proxyArtifacts ? "mlflow-artifacts:/" : path.join(config.artifactRoot, "0").slice(0, -1);
+  const folder = path.join(config.artifactRoot, "0").slice(0, -1);
+  return config.artifactRootIsUri ? pathToFileURL(folder).href : folder;
 }
 
 /** The experiment `Default` with id 0 exists from the first start (MLflow's behaviour). */
@@ -156,6 +159,15 @@ export async function setExperimentTag(services: Services, id: number, tag: KeyV
   const stage = await store.setExperimentTag(services.knex, id, tag, nowMs());
   if (stage === undefined) throw missing(id);
   if (stage !== "active") throw invalidParameter(`The experiment ${id} must be in the 'active' state`);
+}
+
+/** experiments/delete-experiment-tag (MLflow 2.x): the experiment must be active and hold the tag. */
+export async function deleteExperimentTag(services: Services, id: number, key: string): Promise<void> {
+  const { stage, removed } = await store.deleteExperimentTag(services.knex, id, key);
+  if (stage === undefined) throw missing(id);
+  if (stage !== "active")
+    throw invalidParameter(`The experiment ${id} must be in the 'active' state. Current state is ${stage}.`);
+  if (!removed) throw notFound(`No tag with name: ${key} in experiment with id ${id}`);
 }
 
 /** Throws unless the experiment was found (its lifecycle stage is given) and is active: only then may it hold new runs. */

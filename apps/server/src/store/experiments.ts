@@ -70,6 +70,30 @@ export async function setExperimentTag(db: Knex, id: number, tag: KeyValue, now:
 }
 
 /**
+ * Deletes an active experiment's tag in one statement, the experiment's row locked first. Returns
+ * the experiment's lifecycle stage (undefined: no such experiment) and whether a tag was removed;
+ * nothing is removed unless the experiment is active.
+ */
+export async function deleteExperimentTag(
+  db: Knex,
+  id: number,
+  key: string,
+): Promise<{ stage: string | undefined; removed: boolean }> {
+  const result = await db.raw(
+    `WITH experiment AS (SELECT lifecycle_stage FROM experiments WHERE experiment_id = ? FOR UPDATE),
+     removed AS (
+       DELETE FROM experiment_tags WHERE experiment_id = ? AND key = ?
+          AND EXISTS (SELECT 1 FROM experiment WHERE lifecycle_stage = 'active')
+       RETURNING 1
+     )
+     SELECT (SELECT lifecycle_stage FROM experiment) AS lifecycle_stage, (SELECT count(*)::int FROM removed) AS removed`,
+    [id, id, key],
+  );
+  const row = (result.rows as Array<{ lifecycle_stage: string | null; removed: number }>)[0];
+  return { stage: row?.lifecycle_stage ?? undefined, removed: (row?.removed ?? 0) > 0 };
+}
+
+/**
  * Loads experiments with their tags, in the order of `ids`, in one statement: each experiment row
  * carries its tags as a JSON array ordered by key.
  */

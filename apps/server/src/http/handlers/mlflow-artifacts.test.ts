@@ -388,7 +388,7 @@ describe("artifact service configuration", () => {
             experiment_id: exp,
           })
         ).body.experiment.artifact_location,
-      ).toBe(path.join(root, exp));
+      ).toBe(`file://${root}/${exp}`);
     } finally {
       await Promise.all([off.dispose(), only.dispose(), local.dispose()]);
       fs.rmSync(root, { recursive: true, force: true });
