@@ -1,7 +1,7 @@
 import { invalidParameter } from "../../core/errors.js";
 import { toExperimentId } from "../../core/values.js";
 import { runKeys } from "../../store/runs.js";
-import { stringArray, type Input } from "../input.js";
+import { listOf } from "../input.js";
 import type { HandlerTable } from "../operation-handler.js";
 import { searchRunsC } from "./runs.js";
 
@@ -11,25 +11,25 @@ const MAX_KEYS_PER_KIND = 1000;
 const MAX_LISTED_KEYS = 5000;
 const MAX_EXPERIMENTS = 100;
 
-function keyList(input: Input, field: string): string[] {
-  const keys = stringArray(input, field);
+function keyList(field: string, value: string[] | undefined): string[] {
+  const keys = listOf(value);
   if (keys.length > MAX_KEYS_PER_KIND)
     throw invalidParameter(`'${field}' holds ${keys.length} keys; at most ${MAX_KEYS_PER_KIND} are allowed`);
   return keys;
 }
 
-export const runColumnsHandlers: HandlerTable = {
+export const runColumnsHandlers = {
   async searchRunsColumns({ input, services }) {
     return searchRunsC(services, input, {
-      metricKeys: keyList(input, "metric_keys"),
-      paramKeys: keyList(input, "param_keys"),
-      tagKeys: keyList(input, "tag_keys"),
+      metricKeys: keyList("metric_keys", input.metric_keys),
+      paramKeys: keyList("param_keys", input.param_keys),
+      tagKeys: keyList("tag_keys", input.tag_keys),
       systemPrefix: services.config.namespace,
     });
   },
 
   async listRunKeys({ input, services }) {
-    const ids = stringArray(input, "experiment_ids");
+    const ids = listOf(input.experiment_ids);
     if (ids.length === 0) throw invalidParameter("Missing value for required parameter 'experiment_ids'");
     if (ids.length > MAX_EXPERIMENTS)
       throw invalidParameter(`'experiment_ids' holds ${ids.length} ids; at most ${MAX_EXPERIMENTS} are allowed`);
@@ -46,4 +46,4 @@ export const runColumnsHandlers: HandlerTable = {
       truncated,
     };
   },
-};
+} satisfies HandlerTable;

@@ -1,30 +1,23 @@
 import * as datasets from "../../core/datasets.js";
 import type { DatasetInputRecord } from "../../core/datasets.js";
 import type { Services } from "../../core/services.js";
-import type { HandlerTable } from "../operation-handler.js";
-import { keyValues, optionalString, runId, type Input } from "../input.js";
+import type { HandlerTable, OperationContext } from "../operation-handler.js";
+import { keyValues, runId } from "../input.js";
 
 /** Dataset tracking (spec/ext.yaml, runs/log-inputs; MLflow 2.4+) and the `inputs` of runs under MLflow's paths. */
 
-function datasetInputs(input: Input): DatasetInputRecord[] {
-  const raw = input.datasets;
-  if (raw === undefined || raw === null) return [];
-  return (raw as Input[]).map((item) => {
-    const dataset = (item.dataset ?? {}) as Input;
-    const schema = optionalString(dataset, "schema");
-    const profile = optionalString(dataset, "profile");
-    return {
-      tags: keyValues(item, "tags"),
-      dataset: {
-        name: optionalString(dataset, "name") ?? "",
-        digest: optionalString(dataset, "digest") ?? "",
-        sourceType: optionalString(dataset, "source_type") ?? "",
-        source: optionalString(dataset, "source") ?? "",
-        ...(schema === undefined ? {} : { schema }),
-        ...(profile === undefined ? {} : { profile }),
-      },
-    };
-  });
+function datasetInputs(input: OperationContext<"logInputs">["input"]): DatasetInputRecord[] {
+  return (input.datasets ?? []).map(({ tags, dataset }) => ({
+    tags: keyValues(tags),
+    dataset: {
+      name: dataset?.name ?? "",
+      digest: dataset?.digest ?? "",
+      sourceType: dataset?.source_type ?? "",
+      source: dataset?.source ?? "",
+      ...(dataset?.schema == null ? {} : { schema: dataset.schema }),
+      ...(dataset?.profile == null ? {} : { profile: dataset.profile }),
+    },
+  }));
 }
 
 const datasetInputOut = (d: DatasetInputRecord) => ({
@@ -57,9 +50,9 @@ export async function withRunInputs<R extends { info: { run_id?: string; run_uui
   });
 }
 
-export const runInputHandlers: HandlerTable = {
+export const runInputHandlers = {
   async logInputs({ input, services }) {
     await datasets.logInputs(services, runId(input), datasetInputs(input));
     return {};
   },
-};
+} satisfies HandlerTable;

@@ -5,7 +5,7 @@ import type { HandlerTable } from "../operation-handler.js";
 
 const { version } = createRequire(import.meta.url)("../../../package.json") as { version: string };
 
-export const serverInfoHandlers: HandlerTable = {
+export const serverInfoHandlers = {
   getServerInfo: async ({ services }) => ({
     name: "tracker",
     version,
@@ -13,4 +13,4 @@ export const serverInfoHandlers: HandlerTable = {
     database: services.databaseKind,
     serve_artifacts: services.config.serveArtifacts,
   }),
-};
+} satisfies HandlerTable;
