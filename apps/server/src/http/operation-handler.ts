@@ -121,9 +121,29 @@ export type OperationHandler<Id extends OperationId> = (
 
 /**
  * Handlers by operationId, shared by all revisions (each handler branches on `revision`). Modules
- * declare theirs with `satisfies HandlerTable`, which types each handler by its key.
+ * declare theirs with `handlerTable({...})`, which types each handler by its key.
  */
 export type HandlerTable = { readonly [Id in OperationId]?: OperationHandler<Id> };
+
+/** Fields a table's handler for `Id` may answer with that no document of `Id` has (renamed or made up). */
+type FieldsUnknownToSpec<Id, Handler> = Id extends OperationId
+  ? Handler extends (...args: never[]) => Promise<infer Answer>
+    ? Exclude<KeysOf<Exclude<Answer, undefined>>, KeysOf<OperationAnswer<Id>>>
+    : never
+  : never;
+
+/**
+ * Declares handlers by operationId: each is typed by its key (as `HandlerTable` says), and a table
+ * whose handler answers with a field the spec does not have fails to compile, naming the field
+ * (TypeScript does not check returned object literals for unknown fields by itself).
+ */
+export const handlerTable = <Table extends HandlerTable>(
+  table: Table & {
+    [Id in keyof Table]: [FieldsUnknownToSpec<Id, Table[Id]>] extends [never]
+      ? unknown
+      : { "answers with fields the spec lacks": FieldsUnknownToSpec<Id, Table[Id]> };
+  },
+): Table => table;
 
 /**
  * A handler as dispatch calls it: the validator has checked the input against the matched

@@ -1,7 +1,7 @@
 import type { Request } from "express";
 import * as artifacts from "../../core/artifacts.js";
 import { invalidParameter, TrackerError } from "../../core/errors.js";
-import type { HandlerTable } from "../operation-handler.js";
+import { handlerTable } from "../operation-handler.js";
 import { requireField } from "../../core/values.js";
 import { runId } from "../input.js";
 import { sendArtifact } from "../artifact-download.js";
@@ -46,7 +46,7 @@ function contentLength(req: Request): number | undefined {
   return raw === undefined ? undefined : Number(raw);
 }
 
-export const artifactHandlers = {
+export const artifactHandlers = handlerTable({
   async listArtifacts({ input, services }) {
     const { rootUri, page } = await artifacts.listArtifacts(
       services,
@@ -130,4 +130,4 @@ export const artifactHandlers = {
       ),
     };
   },
-} satisfies HandlerTable;
+});

@@ -1,7 +1,7 @@
 import * as experiments from "../../core/experiments.js";
 import { runsOfExperiment } from "../../core/runs.js";
 import { requireField } from "../../core/values.js";
-import type { HandlerTable } from "../operation-handler.js";
+import { handlerTable } from "../operation-handler.js";
 import { experimentId, keyValues, listOf, optionalInt } from "../input.js";
 import { experimentOut, runInfoOut } from "../shapes.js";
 
@@ -9,7 +9,7 @@ import { experimentOut, runInfoOut } from "../shapes.js";
 
 const DEFAULT_MAX_RESULTS = 1000;
 
-export const experimentHandlers = {
+export const experimentHandlers = handlerTable({
   async createExperiment({ revision, input, services }) {
     const id = await experiments.createExperiment(services, {
       name: requireField("name", input.name),
@@ -83,4 +83,4 @@ export const experimentHandlers = {
     });
     return {};
   },
-} satisfies HandlerTable;
+});

@@ -1,5 +1,5 @@
 import { TrackerError } from "../../core/errors.js";
-import type { HandlerTable, UntypedContext } from "../operation-handler.js";
+import { handlerTable, type UntypedContext } from "../operation-handler.js";
 
 /**
  * Health probes (spec/ext.yaml): liveness answers while the process serves HTTP, without touching
@@ -16,9 +16,9 @@ const readiness = async ({ services }: Pick<UntypedContext, "services">) => {
   return { status: "ok" as const, database: services.databaseKind };
 };
 
-export const healthHandlers = {
+export const healthHandlers = handlerTable({
   getLiveness: async () => ({ status: "ok" }),
   getReadiness: readiness,
   // /health keeps its meaning: the server and its database.
   getHealth: readiness,
-} satisfies HandlerTable;
+});

@@ -2,10 +2,10 @@ import { getMetricHistoryBulkInterval } from "../../core/metric-sampling.js";
 import { doubleOut } from "../../core/values.js";
 import { requireField } from "../../core/values.js";
 import { listOf, optionalInt } from "../input.js";
-import type { HandlerTable } from "../operation-handler.js";
+import { handlerTable } from "../operation-handler.js";
 
 /** metrics/get-history-bulk-interval (spec/ext.yaml): downsampled histories for many runs. */
-export const metricSamplingHandlers = {
+export const metricSamplingHandlers = handlerTable({
   async getMetricHistoryBulkInterval({ input, services }) {
     const points = await getMetricHistoryBulkInterval(services, {
       runIds: listOf(input.run_ids),
@@ -24,4 +24,4 @@ export const metricSamplingHandlers = {
       })),
     };
   },
-} satisfies HandlerTable;
+});

@@ -1,6 +1,6 @@
 import * as aliases from "../../core/registry/aliases.js";
 import { requireField } from "../../core/values.js";
-import type { HandlerTable, OperationContext } from "../operation-handler.js";
+import { handlerTable, type OperationContext } from "../operation-handler.js";
 import { modelVersionOut } from "./registry.js";
 
 /** Model aliases (spec/ext.yaml; MLflow 2.3+): set, delete, and get the version an alias names. */
@@ -10,7 +10,7 @@ type DeleteAliasFields = OperationContext<"deleteRegisteredModelAlias">["input"]
 const bodyOrQuery = (input: DeleteAliasFields, query: DeleteAliasFields): DeleteAliasFields =>
   Object.keys(input).length > 0 ? input : query;
 
-export const modelAliasHandlers = {
+export const modelAliasHandlers = handlerTable({
   async setRegisteredModelAlias({ input, services }) {
     await aliases.setRegisteredModelAlias(
       services,
@@ -39,4 +39,4 @@ export const modelAliasHandlers = {
     );
     return { model_version: modelVersionOut(version, true) };
   },
-} satisfies HandlerTable;
+});

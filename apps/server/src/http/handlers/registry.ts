@@ -4,7 +4,7 @@ import * as models from "../../core/registry/registered-models.js";
 import { invalidParameter, missingValue } from "../../core/errors.js";
 import type { Page } from "../../core/model.js";
 import { requireField } from "../../core/values.js";
-import type { HandlerTable } from "../operation-handler.js";
+import { handlerTable } from "../operation-handler.js";
 import type { SchemasC, SchemasExt } from "../schemas.js";
 import { keyValues, listOf, optionalInt } from "../input.js";
 
@@ -74,7 +74,7 @@ function requiredBoolean(field: string, value: boolean | string | undefined): bo
   throw invalidParameter(`Invalid value ${JSON.stringify(value)} for parameter '${field}': expected true or false`);
 }
 
-export const registryHandlers = {
+export const registryHandlers = handlerTable({
   // ----- registered models -----
   async createRegisteredModel({ input, services, mlflow }) {
     const model = await models.createRegisteredModel(services, {
@@ -213,4 +213,4 @@ export const registryHandlers = {
     await versions.deleteModelVersionTag(services, versionRef(input), requireField("key", input.key));
     return {};
   },
-} satisfies HandlerTable;
+});

@@ -2,7 +2,7 @@ import { invalidParameter } from "../../core/errors.js";
 import { toExperimentId } from "../../core/values.js";
 import { runKeys } from "../../store/runs.js";
 import { listOf } from "../input.js";
-import type { HandlerTable } from "../operation-handler.js";
+import { handlerTable } from "../operation-handler.js";
 import { searchRunsC } from "./runs.js";
 
 /** Ext operations for views that show a few columns of many runs (spec/ext.yaml). */
@@ -18,7 +18,7 @@ function keyList(field: string, value: string[] | undefined): string[] {
   return keys;
 }
 
-export const runColumnsHandlers = {
+export const runColumnsHandlers = handlerTable({
   async searchRunsColumns({ input, services }) {
     return searchRunsC(services, input, {
       metricKeys: keyList("metric_keys", input.metric_keys),
@@ -46,4 +46,4 @@ export const runColumnsHandlers = {
       truncated,
     };
   },
-} satisfies HandlerTable;
+});

@@ -3,7 +3,7 @@ import { LIMITS } from "../../core/limits.js";
 import type { MetricRecord } from "../../core/model.js";
 import { requireField, toDouble, toInt64 } from "../../core/values.js";
 import type { Response } from "express";
-import type { HandlerTable } from "../operation-handler.js";
+import { handlerTable } from "../operation-handler.js";
 import { keyValues, optionalInt, runId } from "../input.js";
 import { metricOut } from "../shapes.js";
 
@@ -26,7 +26,7 @@ function metricFrom(input: MetricInput, where = ""): MetricRecord {
   };
 }
 
-export const runDataHandlers = {
+export const runDataHandlers = handlerTable({
   async logMetric({ input, services }) {
     await runData.logMetric(services, runId(input), metricFrom(input));
     return {};
@@ -89,7 +89,7 @@ export const runDataHandlers = {
   async getParam({ input, services }) {
     return { parameter: await runData.getParam(services, runId(input), requireField("param_name", input.param_name)) };
   },
-} satisfies HandlerTable;
+});
 
 /** Writes a chunk; resolves false when the client went away (waits for 'drain' when buffers are full). */
 function writeChunk(res: Response, chunk: string): Promise<boolean> {

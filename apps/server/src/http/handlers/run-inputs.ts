@@ -1,7 +1,7 @@
 import * as datasets from "../../core/datasets.js";
 import type { DatasetInputRecord } from "../../core/datasets.js";
 import type { Services } from "../../core/services.js";
-import type { HandlerTable, OperationContext } from "../operation-handler.js";
+import { handlerTable, type OperationContext } from "../operation-handler.js";
 import { keyValues, runId } from "../input.js";
 
 /** Dataset tracking (spec/ext.yaml, runs/log-inputs; MLflow 2.4+) and the `inputs` of runs under MLflow's paths. */
@@ -50,9 +50,9 @@ export async function withRunInputs<R extends { info: { run_id?: string; run_uui
   });
 }
 
-export const runInputHandlers = {
+export const runInputHandlers = handlerTable({
   async logInputs({ input, services }) {
     await datasets.logInputs(services, runId(input), datasetInputs(input));
     return {};
   },
-} satisfies HandlerTable;
+});

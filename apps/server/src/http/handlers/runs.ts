@@ -1,7 +1,7 @@
 import * as runs from "../../core/runs.js";
 import { toExperimentId } from "../../core/values.js";
 import { andedExpressionsToFilter, parseRunFilter } from "../../search/index.js";
-import type { HandlerTable, OperationContext } from "../operation-handler.js";
+import { handlerTable, type OperationContext } from "../operation-handler.js";
 import type { Services } from "../../core/services.js";
 import type { RunColumns } from "../../store/runs.js";
 import { keyValues, listOf, optionalInt, runId } from "../input.js";
@@ -14,7 +14,7 @@ const DEFAULT_MAX_RESULTS = 1000;
 /** Revisions A and B have no paging on runs/search. */
 const PREVIEW_MAX_RESULTS = 50_000;
 
-export const runHandlers = {
+export const runHandlers = handlerTable({
   async createRun({ revision, input, services }) {
     const run = await runs.createRun(services, {
       experimentId:
@@ -70,7 +70,7 @@ export const runHandlers = {
     });
     return { runs: page.items.map((run) => runOut(revision, run, services.config.namespace)) };
   },
-} satisfies HandlerTable;
+});
 
 /** The search criteria of runs/search in revision C, which runs/search-columns (ext) shares. */
 type SearchRunsInput = OperationContext<"searchRuns">["input"] & OperationContext<"searchRunsColumns">["input"];

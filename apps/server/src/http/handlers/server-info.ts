@@ -1,11 +1,11 @@
 import { createRequire } from "node:module";
-import type { HandlerTable } from "../operation-handler.js";
+import { handlerTable } from "../operation-handler.js";
 
 /** tracker's own description of itself (spec/ext.yaml, getServerInfo). */
 
 const { version } = createRequire(import.meta.url)("../../../package.json") as { version: string };
 
-export const serverInfoHandlers = {
+export const serverInfoHandlers = handlerTable({
   getServerInfo: async ({ services }) => ({
     name: "tracker",
     version,
@@ -13,4 +13,4 @@ export const serverInfoHandlers = {
     database: services.databaseKind,
     serve_artifacts: services.config.serveArtifacts,
   }),
-} satisfies HandlerTable;
+});
