@@ -1,5 +1,6 @@
 import * as runData from "../../core/run-data.js";
 import { LIMITS } from "../../core/limits.js";
+import { missingValue } from "../../core/errors.js";
 import type { MetricRecord } from "../../core/model.js";
 import { requireField, toDouble, toInt64 } from "../../core/values.js";
 import type { Response } from "express";
@@ -18,11 +19,13 @@ interface MetricInput {
 }
 
 function metricFrom(input: MetricInput, where = ""): MetricRecord {
+  if (input.value === undefined || input.value === null) throw missingValue(`${where}value`);
+  if (input.timestamp === undefined || input.timestamp === null) throw missingValue(`${where}timestamp`);
   return {
-    key: requireField(`${where}key`, input.key),
-    value: toDouble(`${where}value`, requireField(`${where}value`, input.value)),
-    timestamp: toInt64(`${where}timestamp`, requireField(`${where}timestamp`, input.timestamp)),
-    step: optionalInt(`${where}step`, input.step) ?? 0,
+    key: requireField("key", input.key),
+    value: toDouble(`${where}value`, input.value),
+    timestamp: toInt64(`${where}timestamp`, input.timestamp),
+    step: optionalInt("step", input.step) ?? 0,
   };
 }
 

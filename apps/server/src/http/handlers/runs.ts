@@ -72,8 +72,8 @@ export const runHandlers = handlerTable({
   },
 });
 
-/** The search criteria of runs/search in revision C, which runs/search-columns (ext) shares. */
-type SearchRunsInput = OperationContext<"searchRuns">["input"] & OperationContext<"searchRunsColumns">["input"];
+/** The request of runs/search in revision C, which runs/search-columns (ext) extends. */
+type SearchRunsInput = Extract<OperationContext<"searchRuns">, { revision: "c" }>["input"];
 
 /**
  * runs/search of revision C (and the ext operation runs/search-columns, which adds `columns`):
