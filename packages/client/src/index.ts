@@ -37,6 +37,7 @@ export {
 export { ClientCore } from "./client-core.js";
 export { RunBatcher, type BatchSink, type RunBatcherOptions } from "./batcher.js";
 export { LOG_BATCH_LIMITS } from "./batch-limits.js";
+export { RUN_SEARCH_ATTRIBUTES, type RunSearchAttribute } from "./search-attributes.js";
 export { Paginated, type Page, type PageFetcher } from "./pagination.js";
 export {
   TrackerError,

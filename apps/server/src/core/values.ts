@@ -26,7 +26,7 @@ export function toDouble(field: string, raw: unknown): number {
 }
 
 /** A double as responses carry it: finite values as numbers, the others as "NaN", "Infinity", "-Infinity". */
-export function doubleOut(value: number): number | string {
+export function doubleOut(value: number): number | "NaN" | "Infinity" | "-Infinity" {
   if (Number.isNaN(value)) return "NaN";
   if (value === Infinity) return "Infinity";
   if (value === -Infinity) return "-Infinity";

@@ -5,7 +5,7 @@ import type { Logger } from "../logging/logger.js";
 import { requestLogSerializers } from "../logging/request-log.js";
 import { mlflowServices, type Services } from "../core/services.js";
 import { errorHandler, sendError } from "./error-handler.js";
-import type { HandlerTable } from "./operation-handler.js";
+import type { DispatchedHandler, HandlerTable } from "./operation-handler.js";
 import { normaliseRequest } from "./request-normalisation.js";
 import { mlflowDocument } from "./mlflow-documents.js";
 import { originOf } from "./request-origin.js";
@@ -69,7 +69,9 @@ function dispatch(spec: SpecName, services: Services, handlers: HandlerTable): R
       next();
       return;
     }
-    const handler = handlers[operationId];
+    // The validator has checked the input against this document's operation `operationId`, which
+    // is what the handler's type says it gets: the one place where the types meet Express.
+    const handler = (handlers as Readonly<Record<string, DispatchedHandler | undefined>>)[operationId];
     if (!handler) {
       sendError(
         res,
@@ -78,7 +80,7 @@ function dispatch(spec: SpecName, services: Services, handlers: HandlerTable): R
       );
       return;
     }
-    const input = (req.method === "GET" ? req.query : (req.body ?? {})) as Record<string, unknown>;
+    const input: object = req.method === "GET" ? req.query : (req.body ?? {});
     const mlflow = originOf(res).mlflow;
     const body = await handler({
       revision,

@@ -1,46 +1,29 @@
-import { invalidParameter, missingValue } from "../core/errors.js";
 import type { KeyValue } from "../core/model.js";
 import { requireField, toExperimentId, toInt64 } from "../core/values.js";
 
 /**
- * Readers of validated request input. The validator has checked shapes against the spec; these
- * turn them into core values (int64 as number or string, run_id vs the deprecated run_uuid).
+ * Readers of validated request input where the wire form still needs turning into a core value
+ * (the fields themselves are typed from the spec, operation-handler.ts): int64 as a JSON number or a
+ * decimal string (protobuf's JSON mapping), run_id vs the deprecated run_uuid, lists that a query
+ * string may carry as one value.
  */
-export type Input = Record<string, unknown>;
 
-export const optionalString = (input: Input, field: string): string | undefined => {
-  const value = input[field];
-  return value === undefined || value === null ? undefined : String(value);
-};
+/** An optional int64 field as a number; an empty query value counts as absent. */
+export const optionalInt = (field: string, value: number | string | null | undefined): number | undefined =>
+  value === undefined || value === null || value === "" ? undefined : toInt64(field, value);
 
-export const requiredString = (input: Input, field: string): string =>
-  requireField(field, optionalString(input, field));
-
-export const optionalInt = (input: Input, field: string): number | undefined =>
-  input[field] === undefined || input[field] === null || input[field] === "" ? undefined : toInt64(field, input[field]);
-
-export const experimentId = (input: Input, field = "experiment_id"): number =>
-  toExperimentId(requireField(field, input[field]), field);
+/** A required experiment id: a decimal string (revision C) or a number (A and B). */
+export const experimentId = (value: number | string | null | undefined, field = "experiment_id"): number =>
+  toExperimentId(requireField(field, value), field);
 
 /** run_id, or the deprecated run_uuid (revision C); run_uuid in A and B. */
-export const runId = (input: Input): string => {
-  const value = optionalString(input, "run_id") || optionalString(input, "run_uuid");
-  return requireField("run_id", value);
-};
+export const runId = (input: { run_id?: string; run_uuid?: string }): string =>
+  requireField("run_id", input.run_id || input.run_uuid);
 
-export const keyValues = (input: Input, field: string): KeyValue[] => {
-  const raw = input[field];
-  if (raw === undefined || raw === null) return [];
-  if (!Array.isArray(raw)) throw invalidParameter(`'${field}' must be an array`);
-  return raw.map((item, i) => {
-    const kv = item as { key?: unknown; value?: unknown };
-    if (typeof kv?.key !== "string") throw missingValue(`${field}[${i}].key`);
-    return { key: kv.key, value: kv.value === undefined || kv.value === null ? "" : String(kv.value) };
-  });
-};
+/** Tags or params; a missing value is "" (as MLflow stores it). */
+export const keyValues = (list: ReadonlyArray<{ key: string; value?: string | null }> | undefined): KeyValue[] =>
+  (list ?? []).map(({ key, value }) => ({ key, value: value ?? "" }));
 
-export const stringArray = (input: Input, field: string): string[] => {
-  const raw = input[field];
-  if (raw === undefined || raw === null) return [];
-  return (Array.isArray(raw) ? raw : [raw]).map(String);
-};
+/** A list field; a query key given once may arrive as one value. */
+export const listOf = <T extends string | number>(value: T | readonly T[] | undefined): T[] =>
+  value === undefined ? [] : Array.isArray(value) ? [...value] : [value as T];

@@ -6,8 +6,10 @@
  * every comparison is already type-checked: numeric fields carry a number, string fields a string.
  */
 
-/** Attributes of a run that a filter or an order_by may name. */
-export type RunAttribute = "status" | "run_name" | "start_time" | "end_time" | "run_id" | "artifact_uri";
+import type { components } from "@tracker/types/ext";
+
+/** Attributes of a run that a filter or an order_by may name: spec/ext.yaml's RunSearchAttribute. */
+export type RunAttribute = components["schemas"]["RunSearchAttribute"];
 
 /** Attributes of an experiment that a filter or an order_by may name. */
 export type ExperimentAttribute = "name" | "experiment_id" | "creation_time" | "last_update_time";

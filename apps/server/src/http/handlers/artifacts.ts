@@ -1,8 +1,9 @@
 import type { Request } from "express";
 import * as artifacts from "../../core/artifacts.js";
 import { invalidParameter, TrackerError } from "../../core/errors.js";
-import type { HandlerTable } from "../operation-handler.js";
-import { optionalString, requiredString, runId } from "../input.js";
+import { handlerTable } from "../operation-handler.js";
+import { requireField } from "../../core/values.js";
+import { runId } from "../input.js";
 import { sendArtifact } from "../artifact-download.js";
 
 /**
@@ -45,13 +46,13 @@ function contentLength(req: Request): number | undefined {
   return raw === undefined ? undefined : Number(raw);
 }
 
-export const artifactHandlers: HandlerTable = {
+export const artifactHandlers = handlerTable({
   async listArtifacts({ input, services }) {
     const { rootUri, page } = await artifacts.listArtifacts(
       services,
       runId(input),
-      optionalString(input, "path"),
-      optionalString(input, "page_token"),
+      input.path,
+      "page_token" in input ? input.page_token : undefined,
     );
     const files = page.items.map((f) =>
       f.isDir ? { path: f.path, is_dir: true } : { path: f.path, is_dir: false, file_size: f.fileSize },
@@ -65,7 +66,7 @@ export const artifactHandlers: HandlerTable = {
     await sendArtifact(
       req,
       res,
-      await artifacts.runArtifactFile(services, runId(input), requiredString(input, "path")),
+      await artifacts.runArtifactFile(services, runId(input), requireField("path", input.path)),
     );
     return undefined;
   },
@@ -74,7 +75,7 @@ export const artifactHandlers: HandlerTable = {
     await sendArtifact(
       req,
       res,
-      await artifacts.runArtifactFile(services, runId(input), requiredString(input, "path")),
+      await artifacts.runArtifactFile(services, runId(input), requireField("path", input.path)),
     );
     return undefined;
   },
@@ -82,9 +83,9 @@ export const artifactHandlers: HandlerTable = {
   async getModelVersionArtifactFile({ input, services, req, res }) {
     const file = await artifacts.modelVersionArtifactFile(
       services,
-      requiredString(input, "name"),
-      requiredString(input, "version"),
-      requiredString(input, "path"),
+      requireField("name", input.name),
+      requireField("version", input.version),
+      requireField("path", input.path),
     );
     await sendArtifact(req, res, file);
     return undefined;
@@ -121,7 +122,7 @@ export const artifactHandlers: HandlerTable = {
   },
 
   async listArtifactDirectory({ input, services }) {
-    const entries = await artifacts.listDestination(services, optionalString(input, "path") ?? "");
+    const entries = await artifacts.listDestination(services, input.path ?? "");
     if (!entries || entries.length === 0) return {};
     return {
       files: entries.map((e) =>
@@ -129,4 +130,4 @@ export const artifactHandlers: HandlerTable = {
       ),
     };
   },
-};
+});

@@ -1,17 +1,18 @@
 import { getMetricHistoryBulkInterval } from "../../core/metric-sampling.js";
 import { doubleOut } from "../../core/values.js";
-import { optionalInt, requiredString, stringArray } from "../input.js";
-import type { HandlerTable } from "../operation-handler.js";
+import { requireField } from "../../core/values.js";
+import { listOf, optionalInt } from "../input.js";
+import { handlerTable } from "../operation-handler.js";
 
 /** metrics/get-history-bulk-interval (spec/ext.yaml): downsampled histories for many runs. */
-export const metricSamplingHandlers: HandlerTable = {
+export const metricSamplingHandlers = handlerTable({
   async getMetricHistoryBulkInterval({ input, services }) {
     const points = await getMetricHistoryBulkInterval(services, {
-      runIds: stringArray(input, "run_ids"),
-      metricKey: requiredString(input, "metric_key"),
-      startStep: optionalInt(input, "start_step"),
-      endStep: optionalInt(input, "end_step"),
-      maxResults: optionalInt(input, "max_results"),
+      runIds: listOf(input.run_ids),
+      metricKey: requireField("metric_key", input.metric_key),
+      startStep: optionalInt("start_step", input.start_step),
+      endStep: optionalInt("end_step", input.end_step),
+      maxResults: optionalInt("max_results", input.max_results),
     });
     return {
       metrics: points.map((p) => ({
@@ -23,4 +24,4 @@ export const metricSamplingHandlers: HandlerTable = {
       })),
     };
   },
-};
+});

@@ -1,36 +1,42 @@
 import * as aliases from "../../core/registry/aliases.js";
-import type { HandlerTable } from "../operation-handler.js";
-import { requiredString, type Input } from "../input.js";
+import { requireField } from "../../core/values.js";
+import { handlerTable, type OperationContext } from "../operation-handler.js";
 import { modelVersionOut } from "./registry.js";
 
 /** Model aliases (spec/ext.yaml; MLflow 2.3+): set, delete, and get the version an alias names. */
 
 /** DELETE reads its fields from the JSON body or, when the body has none, from the query string (MLflow's clients use both). */
-const bodyOrQuery = (input: Input, query: Input): Input => (Object.keys(input).length > 0 ? input : query);
+type DeleteAliasFields = OperationContext<"deleteRegisteredModelAlias">["input"];
+const bodyOrQuery = (input: DeleteAliasFields, query: DeleteAliasFields): DeleteAliasFields =>
+  Object.keys(input).length > 0 ? input : query;
 
-export const modelAliasHandlers: HandlerTable = {
+export const modelAliasHandlers = handlerTable({
   async setRegisteredModelAlias({ input, services }) {
     await aliases.setRegisteredModelAlias(
       services,
-      requiredString(input, "name"),
-      requiredString(input, "alias"),
-      requiredString(input, "version"),
+      requireField("name", input.name),
+      requireField("alias", input.alias),
+      requireField("version", input.version),
     );
     return {};
   },
 
   async deleteRegisteredModelAlias({ input, services, req }) {
-    const fields = bodyOrQuery(input, req.query as Input);
-    await aliases.deleteRegisteredModelAlias(services, requiredString(fields, "name"), requiredString(fields, "alias"));
+    const fields = bodyOrQuery(input, req.query as DeleteAliasFields);
+    await aliases.deleteRegisteredModelAlias(
+      services,
+      requireField("name", fields.name),
+      requireField("alias", fields.alias),
+    );
     return {};
   },
 
   async getModelVersionByAlias({ input, services }) {
     const version = await aliases.getModelVersionByAlias(
       services,
-      requiredString(input, "name"),
-      requiredString(input, "alias"),
+      requireField("name", input.name),
+      requireField("alias", input.alias),
     );
     return { model_version: modelVersionOut(version, true) };
   },
-};
+});

@@ -3,8 +3,10 @@ import type { ModelVersionRecord, RegisteredModelRecord } from "../../core/regis
 import * as models from "../../core/registry/registered-models.js";
 import { invalidParameter, missingValue } from "../../core/errors.js";
 import type { Page } from "../../core/model.js";
-import type { HandlerTable } from "../operation-handler.js";
-import { keyValues, optionalInt, optionalString, requiredString, stringArray, type Input } from "../input.js";
+import { requireField } from "../../core/values.js";
+import { handlerTable } from "../operation-handler.js";
+import type { SchemasC, SchemasExt } from "../schemas.js";
+import { keyValues, listOf, optionalInt } from "../input.js";
 
 /** The model registry of revision C: registered models and model versions. */
 
@@ -12,7 +14,12 @@ import { keyValues, optionalInt, optionalString, requiredString, stringArray, ty
  * A model version as revision C has it; with `aliases` (MLflow 2.3+) for requests through MLflow's
  * paths and in the extensions' answers.
  */
-export function modelVersionOut(v: ModelVersionRecord, withAliases = false) {
+export function modelVersionOut(v: ModelVersionRecord, withAliases: true): SchemasExt["ModelVersionWithAliases"];
+export function modelVersionOut(v: ModelVersionRecord, withAliases?: boolean): SchemasC["ModelVersion"];
+export function modelVersionOut(
+  v: ModelVersionRecord,
+  withAliases = false,
+): SchemasC["ModelVersion"] | SchemasExt["ModelVersionWithAliases"] {
   const base = {
     name: v.name,
     version: String(v.version),
@@ -27,12 +34,15 @@ export function modelVersionOut(v: ModelVersionRecord, withAliases = false) {
     status_message: v.statusMessage,
     tags: v.tags,
     run_link: v.runLink,
-  };
-  return withAliases ? { ...base, aliases: v.aliases } : base;
+  } satisfies SchemasC["ModelVersion"];
+  return withAliases ? ({ ...base, aliases: v.aliases } satisfies SchemasExt["ModelVersionWithAliases"]) : base;
 }
 
+/** A registered model of revision C; requests through MLflow's paths also get its aliases. */
+type RegisteredModelOut = SchemasC["RegisteredModel"] & { aliases?: SchemasExt["RegisteredModelAlias"][] };
+
 /** user_id is left out of RegisteredModel: "omitted from responses at present" (spec part 2). */
-export function registeredModelOut(m: RegisteredModelRecord, withAliases = false) {
+export function registeredModelOut(m: RegisteredModelRecord, withAliases = false): RegisteredModelOut {
   const base = {
     name: m.name,
     creation_timestamp: m.creationTimestamp,
@@ -40,7 +50,7 @@ export function registeredModelOut(m: RegisteredModelRecord, withAliases = false
     description: m.description,
     latest_versions: m.latestVersions.map((v) => modelVersionOut(v, withAliases)),
     tags: m.tags,
-  };
+  } satisfies SchemasC["RegisteredModel"];
   return withAliases
     ? { ...base, aliases: m.aliases.map((a) => ({ alias: a.alias, version: String(a.version) })) }
     : base;
@@ -51,26 +61,26 @@ const modelPage = (page: Page<RegisteredModelRecord>, withAliases: boolean) => {
   return page.nextPageToken ? { ...body, next_page_token: page.nextPageToken } : body;
 };
 
-const versionRef = (input: Input): versions.VersionRef => ({
-  name: requiredString(input, "name"),
-  version: requiredString(input, "version"),
+const versionRef = (input: { name?: string; version?: string }): versions.VersionRef => ({
+  name: requireField("name", input.name),
+  version: requireField("version", input.version),
 });
 
-function requiredBoolean(input: Input, field: string): boolean {
-  const value = input[field];
+/** A boolean field; a query string or an older client may send "true" or "false". */
+function requiredBoolean(field: string, value: boolean | string | undefined): boolean {
   if (typeof value === "boolean") return value;
   if (value === "true" || value === "false") return value === "true";
   if (value === undefined || value === null) throw missingValue(field);
   throw invalidParameter(`Invalid value ${JSON.stringify(value)} for parameter '${field}': expected true or false`);
 }
 
-export const registryHandlers: HandlerTable = {
+export const registryHandlers = handlerTable({
   // ----- registered models -----
   async createRegisteredModel({ input, services, mlflow }) {
     const model = await models.createRegisteredModel(services, {
-      name: requiredString(input, "name"),
-      description: optionalString(input, "description"),
-      tags: keyValues(input, "tags"),
+      name: requireField("name", input.name),
+      description: input.description,
+      tags: keyValues(input.tags),
     });
     return { registered_model: registeredModelOut(model, mlflow) };
   },
@@ -78,40 +88,32 @@ export const registryHandlers: HandlerTable = {
   async getRegisteredModel({ input, services, mlflow }) {
     return {
       registered_model: registeredModelOut(
-        await models.getRegisteredModel(services, requiredString(input, "name")),
+        await models.getRegisteredModel(services, requireField("name", input.name)),
         mlflow,
       ),
     };
   },
 
   async renameRegisteredModel({ input, services, mlflow }) {
-    const model = await models.renameRegisteredModel(
-      services,
-      requiredString(input, "name"),
-      optionalString(input, "new_name"),
-    );
+    const model = await models.renameRegisteredModel(services, requireField("name", input.name), input.new_name);
     return { registered_model: registeredModelOut(model, mlflow) };
   },
 
   async updateRegisteredModel({ input, services, mlflow }) {
-    const model = await models.updateRegisteredModel(
-      services,
-      requiredString(input, "name"),
-      optionalString(input, "description"),
-    );
+    const model = await models.updateRegisteredModel(services, requireField("name", input.name), input.description);
     return { registered_model: registeredModelOut(model, mlflow) };
   },
 
   async deleteRegisteredModel({ input, services }) {
-    await models.deleteRegisteredModel(services, requiredString(input, "name"));
+    await models.deleteRegisteredModel(services, requireField("name", input.name));
     return {};
   },
 
   async listRegisteredModels({ input, services, mlflow }) {
     return modelPage(
       await models.listRegisteredModels(services, {
-        maxResults: optionalInt(input, "max_results"),
-        pageToken: optionalString(input, "page_token"),
+        maxResults: optionalInt("max_results", input.max_results),
+        pageToken: input.page_token,
       }),
       mlflow,
     );
@@ -120,46 +122,42 @@ export const registryHandlers: HandlerTable = {
   async searchRegisteredModels({ input, services, mlflow }) {
     return modelPage(
       await models.searchRegisteredModels(services, {
-        filter: optionalString(input, "filter"),
-        orderBy: stringArray(input, "order_by"),
-        maxResults: optionalInt(input, "max_results"),
-        pageToken: optionalString(input, "page_token"),
+        filter: input.filter,
+        orderBy: listOf(input.order_by),
+        maxResults: optionalInt("max_results", input.max_results),
+        pageToken: input.page_token,
       }),
       mlflow,
     );
   },
 
   async getLatestVersions({ input, services, mlflow }) {
-    const latest = await models.getLatestVersions(
-      services,
-      requiredString(input, "name"),
-      stringArray(input, "stages"),
-    );
+    const latest = await models.getLatestVersions(services, requireField("name", input.name), listOf(input.stages));
     return { model_versions: latest.map((v) => modelVersionOut(v, mlflow)) };
   },
 
   async setRegisteredModelTag({ input, services }) {
-    await models.setRegisteredModelTag(services, requiredString(input, "name"), {
-      key: requiredString(input, "key"),
-      value: optionalString(input, "value") ?? "",
+    await models.setRegisteredModelTag(services, requireField("name", input.name), {
+      key: requireField("key", input.key),
+      value: input.value ?? "",
     });
     return {};
   },
 
   async deleteRegisteredModelTag({ input, services }) {
-    await models.deleteRegisteredModelTag(services, requiredString(input, "name"), requiredString(input, "key"));
+    await models.deleteRegisteredModelTag(services, requireField("name", input.name), requireField("key", input.key));
     return {};
   },
 
   // ----- model versions -----
   async createModelVersion({ input, services, mlflow }) {
     const version = await versions.createModelVersion(services, {
-      name: requiredString(input, "name"),
-      source: requiredString(input, "source"),
-      runId: optionalString(input, "run_id"),
-      runLink: optionalString(input, "run_link"),
-      description: optionalString(input, "description"),
-      tags: keyValues(input, "tags"),
+      name: requireField("name", input.name),
+      source: requireField("source", input.source),
+      runId: input.run_id,
+      runLink: input.run_link,
+      description: input.description,
+      tags: keyValues(input.tags),
     });
     return { model_version: modelVersionOut(version, mlflow) };
   },
@@ -169,11 +167,7 @@ export const registryHandlers: HandlerTable = {
   },
 
   async updateModelVersion({ input, services, mlflow }) {
-    const version = await versions.updateModelVersion(
-      services,
-      versionRef(input),
-      optionalString(input, "description"),
-    );
+    const version = await versions.updateModelVersion(services, versionRef(input), input.description);
     return { model_version: modelVersionOut(version, mlflow) };
   },
 
@@ -184,10 +178,10 @@ export const registryHandlers: HandlerTable = {
 
   async searchModelVersions({ input, services, mlflow }) {
     const page = await versions.searchModelVersions(services, {
-      filter: optionalString(input, "filter"),
-      orderBy: stringArray(input, "order_by"),
-      maxResults: optionalInt(input, "max_results"),
-      pageToken: optionalString(input, "page_token"),
+      filter: input.filter,
+      orderBy: listOf(input.order_by),
+      maxResults: optionalInt("max_results", input.max_results),
+      pageToken: input.page_token,
     });
     const body = { model_versions: page.items.map((v) => modelVersionOut(v, mlflow)) };
     return page.nextPageToken ? { ...body, next_page_token: page.nextPageToken } : body;
@@ -201,22 +195,22 @@ export const registryHandlers: HandlerTable = {
     const version = await versions.transitionModelVersionStage(
       services,
       versionRef(input),
-      requiredString(input, "stage"),
-      requiredBoolean(input, "archive_existing_versions"),
+      requireField("stage", input.stage),
+      requiredBoolean("archive_existing_versions", input.archive_existing_versions),
     );
     return { model_version: modelVersionOut(version, mlflow) };
   },
 
   async setModelVersionTag({ input, services }) {
     await versions.setModelVersionTag(services, versionRef(input), {
-      key: requiredString(input, "key"),
-      value: optionalString(input, "value") ?? "",
+      key: requireField("key", input.key),
+      value: input.value ?? "",
     });
     return {};
   },
 
   async deleteModelVersionTag({ input, services }) {
-    await versions.deleteModelVersionTag(services, versionRef(input), requiredString(input, "key"));
+    await versions.deleteModelVersionTag(services, versionRef(input), requireField("key", input.key));
     return {};
   },
-};
+});

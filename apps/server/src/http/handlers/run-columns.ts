@@ -3,8 +3,8 @@ import { toExperimentId } from "../../core/values.js";
 import { tagNamespaceOf } from "../../core/services.js";
 import { STORED_NAMESPACE, swapTagNamespace } from "../../domain/system-tags.js";
 import { runKeys } from "../../store/runs.js";
-import { stringArray, type Input } from "../input.js";
-import type { HandlerTable } from "../operation-handler.js";
+import { listOf } from "../input.js";
+import { handlerTable } from "../operation-handler.js";
 import { searchRunsC } from "./runs.js";
 
 /** Ext operations for views that show a few columns of many runs (spec/ext.yaml). */
@@ -13,25 +13,25 @@ const MAX_KEYS_PER_KIND = 1000;
 const MAX_LISTED_KEYS = 5000;
 const MAX_EXPERIMENTS = 100;
 
-function keyList(input: Input, field: string): string[] {
-  const keys = stringArray(input, field);
+function keyList(field: string, value: string[] | undefined): string[] {
+  const keys = listOf(value);
   if (keys.length > MAX_KEYS_PER_KIND)
     throw invalidParameter(`'${field}' holds ${keys.length} keys; at most ${MAX_KEYS_PER_KIND} are allowed`);
   return keys;
 }
 
-export const runColumnsHandlers: HandlerTable = {
+export const runColumnsHandlers = handlerTable({
   async searchRunsColumns({ input, services }) {
     return searchRunsC(services, input, {
-      metricKeys: keyList(input, "metric_keys"),
-      paramKeys: keyList(input, "param_keys"),
-      tagKeys: keyList(input, "tag_keys"),
+      metricKeys: keyList("metric_keys", input.metric_keys),
+      paramKeys: keyList("param_keys", input.param_keys),
+      tagKeys: keyList("tag_keys", input.tag_keys),
       systemPrefix: STORED_NAMESPACE,
     });
   },
 
   async listRunKeys({ input, services }) {
-    const ids = stringArray(input, "experiment_ids");
+    const ids = listOf(input.experiment_ids);
     if (ids.length === 0) throw invalidParameter("Missing value for required parameter 'experiment_ids'");
     if (ids.length > MAX_EXPERIMENTS)
       throw invalidParameter(`'experiment_ids' holds ${ids.length} ids; at most ${MAX_EXPERIMENTS} are allowed`);
@@ -51,4 +51,4 @@ export const runColumnsHandlers: HandlerTable = {
       truncated,
     };
   },
-};
+});

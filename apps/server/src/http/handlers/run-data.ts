@@ -1,39 +1,42 @@
 import * as runData from "../../core/run-data.js";
 import { LIMITS } from "../../core/limits.js";
-import { invalidParameter, missingValue } from "../../core/errors.js";
+import { missingValue } from "../../core/errors.js";
 import type { MetricRecord } from "../../core/model.js";
-import { toDouble, toInt64 } from "../../core/values.js";
+import { requireField, toDouble, toInt64 } from "../../core/values.js";
 import type { Response } from "express";
-import type { HandlerTable } from "../operation-handler.js";
-import { keyValues, optionalInt, optionalString, requiredString, runId, type Input } from "../input.js";
+import { handlerTable } from "../operation-handler.js";
+import { keyValues, optionalInt, runId } from "../input.js";
 import { metricOut } from "../shapes.js";
 
 /** Metric, param and tag operations of every revision. */
 
-function metricFrom(input: Input, where = ""): MetricRecord {
+/** A metric as requests carry it (logMetric's body, an item of logBatch's metrics). */
+interface MetricInput {
+  key: string;
+  value: number | string;
+  timestamp: number | string;
+  step?: number | string;
+}
+
+function metricFrom(input: MetricInput, where = ""): MetricRecord {
   if (input.value === undefined || input.value === null) throw missingValue(`${where}value`);
-  if (input.timestamp === undefined || input.timestamp === null) {
-    throw missingValue(`${where}timestamp`);
-  }
+  if (input.timestamp === undefined || input.timestamp === null) throw missingValue(`${where}timestamp`);
   return {
-    key: requiredString(input, "key"),
+    key: requireField("key", input.key),
     value: toDouble(`${where}value`, input.value),
     timestamp: toInt64(`${where}timestamp`, input.timestamp),
-    step: optionalInt(input, "step") ?? 0,
+    step: optionalInt("step", input.step) ?? 0,
   };
 }
 
-export const runDataHandlers: HandlerTable = {
+export const runDataHandlers = handlerTable({
   async logMetric({ input, services }) {
     await runData.logMetric(services, runId(input), metricFrom(input));
     return {};
   },
 
   async logParam({ input, services }) {
-    await runData.logParam(services, runId(input), {
-      key: requiredString(input, "key"),
-      value: optionalString(input, "value") ?? "",
-    });
+    await runData.logParam(services, runId(input), { key: requireField("key", input.key), value: input.value ?? "" });
     return {};
   },
 
@@ -41,7 +44,7 @@ export const runDataHandlers: HandlerTable = {
     await runData.setTag(
       services,
       runId(input),
-      { key: requiredString(input, "key"), value: optionalString(input, "value") ?? "" },
+      { key: requireField("key", input.key), value: input.value ?? "" },
       // Revision B states the key bound in bytes; C guarantees 250 characters.
       revision === "c" ? {} : { keyChars: LIMITS.keyBytes, keyBytes: LIMITS.keyBytes },
     );
@@ -49,23 +52,21 @@ export const runDataHandlers: HandlerTable = {
   },
 
   async deleteTag({ input, services }) {
-    await runData.deleteTag(services, runId(input), requiredString(input, "key"));
+    await runData.deleteTag(services, runId(input), requireField("key", input.key));
     return {};
   },
 
   async logBatch({ input, services }) {
-    const rawMetrics = input.metrics ?? [];
-    if (!Array.isArray(rawMetrics)) throw invalidParameter("'metrics' must be an array");
     await runData.logBatch(services, runId(input), {
-      metrics: rawMetrics.map((m, i) => metricFrom(m as Input, `metrics[${i}].`)),
-      params: keyValues(input, "params"),
-      tags: keyValues(input, "tags"),
+      metrics: (input.metrics ?? []).map((m, i) => metricFrom(m, `metrics[${i}].`)),
+      params: keyValues(input.params),
+      tags: keyValues(input.tags),
     });
     return {};
   },
 
   async logModel({ input, services }) {
-    await runData.logModel(services, runId(input), requiredString(input, "model_json"));
+    await runData.logModel(services, runId(input), requireField("model_json", input.model_json));
     return {};
   },
 
@@ -74,20 +75,24 @@ export const runDataHandlers: HandlerTable = {
    * bytes res.json would send), so a history of any length needs memory for one page only.
    */
   async getMetricHistory({ revision, input, services, res }) {
-    const pages = await runData.getMetricHistory(services, runId(input), requiredString(input, "metric_key"));
+    const pages = await runData.getMetricHistory(services, runId(input), requireField("metric_key", input.metric_key));
     await streamJsonArray(res, "metrics", pages, (m) => metricOut(revision, m));
     return undefined;
   },
 
   async getMetric({ revision, input, services }) {
-    const metric = await runData.getLastLoggedMetric(services, runId(input), requiredString(input, "metric_key"));
+    const metric = await runData.getLastLoggedMetric(
+      services,
+      runId(input),
+      requireField("metric_key", input.metric_key),
+    );
     return { metric: metricOut(revision, metric) };
   },
 
   async getParam({ input, services }) {
-    return { parameter: await runData.getParam(services, runId(input), requiredString(input, "param_name")) };
+    return { parameter: await runData.getParam(services, runId(input), requireField("param_name", input.param_name)) };
   },
-};
+});
 
 /** Writes a chunk; resolves false when the client went away (waits for 'drain' when buffers are full). */
 function writeChunk(res: Response, chunk: string): Promise<boolean> {

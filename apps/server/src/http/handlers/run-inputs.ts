@@ -1,31 +1,24 @@
 import * as datasets from "../../core/datasets.js";
 import type { DatasetInputRecord } from "../../core/datasets.js";
 import type { Services } from "../../core/services.js";
-import type { HandlerTable } from "../operation-handler.js";
+import { handlerTable, type OperationContext } from "../operation-handler.js";
 import { toExperimentId } from "../../core/values.js";
-import { keyValues, optionalString, runId, stringArray, type Input } from "../input.js";
+import { keyValues, listOf, runId } from "../input.js";
 
 /** Dataset tracking (spec/ext.yaml, runs/log-inputs; MLflow 2.4+) and the `inputs` of runs under MLflow's paths. */
 
-function datasetInputs(input: Input): DatasetInputRecord[] {
-  const raw = input.datasets;
-  if (raw === undefined || raw === null) return [];
-  return (raw as Input[]).map((item) => {
-    const dataset = (item.dataset ?? {}) as Input;
-    const schema = optionalString(dataset, "schema");
-    const profile = optionalString(dataset, "profile");
-    return {
-      tags: keyValues(item, "tags"),
-      dataset: {
-        name: optionalString(dataset, "name") ?? "",
-        digest: optionalString(dataset, "digest") ?? "",
-        sourceType: optionalString(dataset, "source_type") ?? "",
-        source: optionalString(dataset, "source") ?? "",
-        ...(schema === undefined ? {} : { schema }),
-        ...(profile === undefined ? {} : { profile }),
-      },
-    };
-  });
+function datasetInputs(input: OperationContext<"logInputs">["input"]): DatasetInputRecord[] {
+  return (input.datasets ?? []).map(({ tags, dataset }) => ({
+    tags: keyValues(tags),
+    dataset: {
+      name: dataset?.name ?? "",
+      digest: dataset?.digest ?? "",
+      sourceType: dataset?.source_type ?? "",
+      source: dataset?.source ?? "",
+      ...(dataset?.schema == null ? {} : { schema: dataset.schema }),
+      ...(dataset?.profile == null ? {} : { profile: dataset.profile }),
+    },
+  }));
 }
 
 const datasetInputOut = (d: DatasetInputRecord) => ({
@@ -58,14 +51,14 @@ export async function withRunInputs<R extends { info: { run_id?: string; run_uui
   });
 }
 
-export const runInputHandlers: HandlerTable = {
+export const runInputHandlers = handlerTable({
   async logInputs({ input, services }) {
     await datasets.logInputs(services, runId(input), datasetInputs(input));
     return {};
   },
 
   async searchDatasets({ input, services }) {
-    const ids = stringArray(input, "experiment_ids").map((id) => toExperimentId(id, "experiment_ids"));
+    const ids = listOf(input.experiment_ids).map((id) => toExperimentId(id, "experiment_ids"));
     const summaries = await datasets.searchDatasets(services, ids);
     if (summaries.length === 0) return {};
     return {
@@ -77,4 +70,4 @@ export const runInputHandlers: HandlerTable = {
       })),
     };
   },
-};
+});

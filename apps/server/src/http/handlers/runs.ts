@@ -1,11 +1,9 @@
 import * as runs from "../../core/runs.js";
-import { invalidParameter } from "../../core/errors.js";
-import type { RunStatus, ViewType } from "../../core/model.js";
 import { toExperimentId } from "../../core/values.js";
-import type { HandlerTable } from "../operation-handler.js";
+import { handlerTable, type OperationContext } from "../operation-handler.js";
 import { tagNamespaceOf, type Services } from "../../core/services.js";
 import type { RunColumns } from "../../store/runs.js";
-import { keyValues, optionalInt, optionalString, runId, stringArray, type Input } from "../input.js";
+import { keyValues, listOf, optionalInt, runId } from "../input.js";
 import { runInfoOut, runOut } from "../shapes.js";
 import { withRunInputs } from "./run-inputs.js";
 
@@ -15,23 +13,23 @@ const DEFAULT_MAX_RESULTS = 1000;
 /** Revisions A and B have no paging on runs/search. */
 const PREVIEW_MAX_RESULTS = 50_000;
 
-export const runHandlers: HandlerTable = {
+export const runHandlers = handlerTable({
   async createRun({ revision, input, services }) {
     const run = await runs.createRun(services, {
       experimentId:
         input.experiment_id === undefined || input.experiment_id === null ? 0 : toExperimentId(input.experiment_id),
-      userId: optionalString(input, "user_id"),
-      runName: optionalString(input, "run_name"),
-      startTime: optionalInt(input, "start_time"),
-      tags: keyValues(input, "tags"),
+      userId: input.user_id,
+      runName: input.run_name,
+      startTime: optionalInt("start_time", input.start_time),
+      tags: keyValues(input.tags),
       ...(revision === "c"
         ? {}
         : {
-            sourceType: optionalString(input, "source_type"),
-            sourceName: optionalString(input, "source_name"),
-            sourceVersion: optionalString(input, "source_version"),
-            entryPointName: optionalString(input, "entry_point_name"),
-            parentRunId: optionalString(input, "parent_run_id"),
+            sourceType: input.source_type,
+            sourceName: input.source_name,
+            sourceVersion: input.source_version,
+            entryPointName: input.entry_point_name,
+            parentRunId: "parent_run_id" in input ? input.parent_run_id : undefined,
           }),
     });
     return { run: runOut(revision, run, tagNamespaceOf(services)) };
@@ -43,11 +41,10 @@ export const runHandlers: HandlerTable = {
   },
 
   async updateRun({ revision, input, services }) {
-    const id = runId(input);
-    const run = await runs.updateRun(services, id, {
-      status: optionalString(input, "status") as RunStatus | undefined,
-      endTime: optionalInt(input, "end_time"),
-      runName: revision === "c" ? optionalString(input, "run_name") : undefined,
+    const run = await runs.updateRun(services, runId(input), {
+      status: input.status,
+      endTime: optionalInt("end_time", input.end_time),
+      runName: revision === "c" ? input.run_name : undefined,
     });
     return { run_info: runInfoOut(revision, run.info, run.tags, tagNamespaceOf(services)) };
   },
@@ -63,35 +60,32 @@ export const runHandlers: HandlerTable = {
   },
 
   async searchRuns({ revision, input, services, mlflow }) {
-    const experimentIds = stringArray(input, "experiment_ids").map((id) => toExperimentId(id, "experiment_ids"));
-    const viewType = (optionalString(input, "run_view_type") as ViewType | undefined) ?? "ACTIVE_ONLY";
     if (revision === "c") return searchRunsC(services, input, undefined, mlflow);
-    const expressions = input.anded_expressions ?? [];
-    if (!Array.isArray(expressions)) throw invalidParameter("'anded_expressions' must be an array");
     const page = await runs.searchRuns(services, {
-      experimentIds,
-      andedExpressions: expressions,
-      viewType,
+      experimentIds: listOf(input.experiment_ids).map((id) => toExperimentId(id, "experiment_ids")),
+      andedExpressions: input.anded_expressions ?? [],
+      viewType: ("run_view_type" in input ? input.run_view_type : undefined) ?? "ACTIVE_ONLY",
       maxResults: PREVIEW_MAX_RESULTS,
     });
     return { runs: page.items.map((run) => runOut(revision, run, tagNamespaceOf(services))) };
   },
-};
+});
+
+/** The request of runs/search in revision C, which runs/search-columns (ext) extends. */
+type SearchRunsInput = Extract<OperationContext<"searchRuns">, { revision: "c" }>["input"];
 
 /**
  * runs/search of revision C (and the ext operation runs/search-columns, which adds `columns`):
  * the request's criteria, one page of runs in C's shape.
  */
-export async function searchRunsC(services: Services, input: Input, columns?: RunColumns, mlflow = false) {
-  const experimentIds = stringArray(input, "experiment_ids").map((id) => toExperimentId(id, "experiment_ids"));
-  const viewType = (optionalString(input, "run_view_type") as ViewType | undefined) ?? "ACTIVE_ONLY";
+export async function searchRunsC(services: Services, input: SearchRunsInput, columns?: RunColumns, mlflow = false) {
   const page = await runs.searchRuns(services, {
-    experimentIds,
-    filter: optionalString(input, "filter"),
-    orderBy: stringArray(input, "order_by"),
-    viewType,
-    maxResults: optionalInt(input, "max_results") ?? DEFAULT_MAX_RESULTS,
-    pageToken: optionalString(input, "page_token"),
+    experimentIds: listOf(input.experiment_ids).map((id) => toExperimentId(id, "experiment_ids")),
+    filter: input.filter,
+    orderBy: listOf(input.order_by),
+    viewType: input.run_view_type ?? "ACTIVE_ONLY",
+    maxResults: optionalInt("max_results", input.max_results) ?? DEFAULT_MAX_RESULTS,
+    pageToken: input.page_token,
     columns,
   });
   const shaped = page.items.map((run) => runOut("c", run, tagNamespaceOf(services)));

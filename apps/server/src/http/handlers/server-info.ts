@@ -1,5 +1,5 @@
 import { createRequire } from "node:module";
-import type { HandlerTable } from "../operation-handler.js";
+import { handlerTable } from "../operation-handler.js";
 
 /** tracker's own description of itself (spec/ext.yaml, getServerInfo). */
 
@@ -13,7 +13,7 @@ const { version } = createRequire(import.meta.url)("../../../package.json") as {
  */
 export const MLFLOW_VERSION = "3.3.2";
 
-export const serverInfoHandlers: HandlerTable = {
+export const serverInfoHandlers = handlerTable({
   getMlflowVersion: async ({ res }) => {
     res.status(200).type("text/plain").send(MLFLOW_VERSION);
     return undefined;
@@ -25,4 +25,4 @@ export const serverInfoHandlers: HandlerTable = {
     database: services.databaseKind,
     serve_artifacts: services.config.serveArtifacts,
   }),
-};
+});

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { RUN_SEARCH_ATTRIBUTES } from "@tracker-ml/client";
 import { applyCompletion, completeFilter } from "./filter-completion";
 
 const keys = { metrics: ["accuracy", "auc", "val loss"], params: ["lr"], tags: ["team"] };
@@ -26,5 +27,13 @@ describe("filter key completion", () => {
     expect(completeFilter("params.lr = 'met", 16, keys)).toBeUndefined();
     expect(completeFilter("foo.bar", 7, keys)).toBeUndefined();
     expect(completeFilter("metrics.accuracy", 16, keys)).toBeUndefined();
+  });
+  it("offers the attributes runs/search accepts, as the client lists them from the spec", () => {
+    const options = completeFilter("attributes.", 11, keys)?.options;
+    expect(options).toEqual(RUN_SEARCH_ATTRIBUTES.map((name) => `attributes.${name}`));
+    expect(options).toContain("attributes.artifact_uri");
+    // The server refuses user_id in a filter.
+    expect(options).not.toContain("attributes.user_id");
+    expect(completeFilter("attributes.a", 12, keys)?.options).toEqual(["attributes.artifact_uri"]);
   });
 });

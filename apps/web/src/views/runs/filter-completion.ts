@@ -1,4 +1,5 @@
 // Completion of metric, param and tag keys in the runs filter box.
+import { RUN_SEARCH_ATTRIBUTES } from "@tracker-ml/client";
 import { quoteKey, type KeyKind } from "./columns";
 
 export interface Completion {
@@ -17,14 +18,8 @@ const PREFIXES: Record<string, KeyKind> = {
   tags: "tags",
   tag: "tags",
 };
-const ATTRIBUTES = [
-  "attributes.status",
-  "attributes.run_name",
-  "attributes.start_time",
-  "attributes.end_time",
-  "attributes.user_id",
-  "attributes.run_id",
-];
+/** The attributes runs/search accepts (spec/ext.yaml's RunSearchAttribute, through the client). */
+const ATTRIBUTES = RUN_SEARCH_ATTRIBUTES.map((name) => `attributes.${name}`);
 
 /**
  * What can complete the word before the cursor: `metrics.ac|` offers the metric keys starting with
