@@ -5,8 +5,10 @@
  * applies the classification rules of ./classify.ts.
  */
 import { apiCompare, type Diff } from "api-smart-diff";
+import { ACKNOWLEDGE_KEY, acknowledgementsAlong, entryMatches } from "./acknowledge.js";
 import { classify, severity, worst, worstLibrary, type LibraryClass } from "./classify.js";
 import { deref, getAt, isObject, type JsonObject, type JsonValue, type OpenApiDocument } from "./json.js";
+import { locate } from "./locate.js";
 import {
   normalise,
   operationKey,
@@ -14,13 +16,19 @@ import {
   type NormalisedDocument,
   type NormaliseOptions,
 } from "./normalise.js";
+import type { SourceSet } from "./sources.js";
 import type { Change, ChangeKind, Classification, OperationReport, PrefixMove, Report } from "./types.js";
 
 export interface DiffOptions extends NormaliseOptions {
   /** How the two inputs are named in the report. */
   from?: string;
   to?: string;
+  /** The files as written, to give every change its file and line (./locate.ts). */
+  sources?: { before?: SourceSet; after?: SourceSet };
 }
+
+/** A change on its way into the report: its operation and the library's action are still attached. */
+type Pending = Change & { op: string | null; action: Diff["action"] };
 
 type Path = Array<string | number>;
 
@@ -63,6 +71,7 @@ export function diffDocuments(before: OpenApiDocument, after: OpenApiDocument, o
     const path = diff.path.map((p) => (typeof p === "number" ? p : String(p)));
     if (path[0] === "components") continue; // already reported where the operations use them
     if (path.some((p) => p === SCHEMA_NAME_KEY)) continue; // our own tag, not part of the API
+    if (path.some((p) => p === ACKNOWLEDGE_KEY)) continue; // review metadata, not part of the API
     drafts.push(...context.describe(diff, path));
   }
 
@@ -88,13 +97,16 @@ export function diffDocuments(before: OpenApiDocument, after: OpenApiDocument, o
   }
 
   const changes = finalise(drafts, context);
+  for (const change of changes) {
+    placeAndAcknowledge(change, context, options);
+  }
   return assemble(changes, b, a, [...moves.values()], options);
 }
 
 class Context {
   constructor(
-    private readonly b: NormalisedDocument,
-    private readonly a: NormalisedDocument,
+    readonly b: NormalisedDocument,
+    readonly a: NormalisedDocument,
   ) {}
 
   describe(diff: Diff, path: Path): Draft[] {
@@ -427,7 +439,7 @@ class Context {
 }
 
 /** Groups the diffs of one change, merges a field's addition with its required-ness, classifies. */
-function finalise(drafts: Draft[], context: Context): Array<Change & { op: string | null }> {
+function finalise(drafts: Draft[], context: Context): Pending[] {
   // 1. One type change per field, whatever number of type/format/anyOf diffs the library gave.
   const grouped: Draft[] = [];
   const groups = new Map<string, Draft[]>();
@@ -509,8 +521,8 @@ function finalise(drafts: Draft[], context: Context): Array<Change & { op: strin
   }
 
   // 3. Classify, and drop exact repetitions (one change reached through two diffs).
-  const seen = new Map<string, Change & { op: string | null }>();
-  const changes: Array<Change & { op: string | null }> = [];
+  const seen = new Map<string, Pending>();
+  const changes: Pending[] = [];
   for (const d of result) {
     const { classification, rule } = classify({ kind: d.kind, library: d.library, baseTypeChanged: typeFlags.get(d) });
     const id = `${d.op}|${d.where}|${d.message}`;
@@ -520,8 +532,9 @@ function finalise(drafts: Draft[], context: Context): Array<Change & { op: strin
       previous.paths.push(...d.paths);
       continue;
     }
-    const change: Change & { op: string | null } = {
+    const change: Pending = {
       op: d.op,
+      action: d.action,
       classification,
       kind: d.kind,
       where: d.where,
@@ -537,6 +550,36 @@ function finalise(drafts: Draft[], context: Context): Array<Change & { op: strin
   return changes;
 }
 
+/** The path as written in one side's document: its own API prefix in place of the comparison key. */
+function sidePath(path: Path, side: NormalisedDocument): Path {
+  if (path[0] !== "paths" || path.length < 2) return path;
+  const original = side.originalPaths.get(String(path[1]));
+  return original === undefined ? path : ["paths", original, ...path.slice(2)];
+}
+
+/**
+ * Gives a change its locations in the old and the new file (a node that one side lacks is placed
+ * at its parent there), and for a breaking change, the acknowledgement of the new spec, if any.
+ */
+function placeAndAcknowledge(change: Pending, context: Context, options: DiffOptions): void {
+  const [first] = change.paths;
+  if (!first) return;
+  const beforePath = change.action === "add" ? first.slice(0, -1) : first;
+  const translated = context.translate(first);
+  const afterPath = change.action === "remove" ? translated.slice(0, -1) : translated;
+  const { before, after } = options.sources ?? {};
+  if (before) change.before = locate(before, sidePath(beforePath, context.b));
+  if (after) change.after = locate(after, sidePath(afterPath, context.a));
+  if (change.classification !== "breaking") return;
+  const entry = acknowledgementsAlong(context.a.document, afterPath).find((e) => entryMatches(e, change));
+  if (!entry) return;
+  change.acknowledged = {
+    reason: entry.reason,
+    ...(entry.change ? { change: entry.change } : {}),
+    ...(after ? { at: locate(after, sidePath([...entry.node, ACKNOWLEDGE_KEY], context.a)) } : {}),
+  };
+}
+
 function whereRank(where: string): number {
   if (where === "operation") return 0;
   if (where.endsWith("parameter")) return 1;
@@ -546,13 +589,13 @@ function whereRank(where: string): number {
 }
 
 function assemble(
-  all: Array<Change & { op: string | null }>,
+  all: Pending[],
   b: NormalisedDocument,
   a: NormalisedDocument,
   moves: PrefixMove[],
   options: DiffOptions,
 ): Report {
-  const strip = ({ op: _op, ...change }: Change & { op: string | null }): Change => change;
+  const strip = ({ op: _op, action: _action, ...change }: Pending): Change => change;
   const byOperation = new Map<string, Change[]>();
   const document: Change[] = [];
   for (const change of all) {
@@ -605,6 +648,7 @@ function assemble(
       breaking: count("breaking"),
       "non-breaking": count("non-breaking"),
       annotation: count("annotation"),
+      acknowledged: everything.filter((x) => x.acknowledged).length,
       deprecations: everything.filter((x) => x.kind === "deprecated").length,
       operationsAdded: operations.filter((o) => o.status === "added").length,
       operationsRemoved: operations.filter((o) => o.status === "removed").length,

@@ -36,6 +36,8 @@ export interface NormalisedDocument {
   document: OpenApiDocument;
   /** `${method} ${key}` -> operation. */
   operations: Map<string, OperationInfo>;
+  /** Key of a path (`/experiments/create`) -> the path as written (`/2.0/tracker/experiments/create`). */
+  originalPaths: Map<string, string>;
 }
 
 export interface NormaliseOptions {
@@ -61,11 +63,13 @@ export function normalise(source: OpenApiDocument, options: NormaliseOptions = {
   }
   const rekeyed: JsonObject = {};
   const operations = new Map<string, OperationInfo>();
+  const originalPaths = new Map<string, string>();
   let order = 0;
   for (const [original, item] of Object.entries(paths)) {
     const stripped = keyOf.get(original) as string;
     const key = count.get(stripped) === 1 ? stripped : original;
     rekeyed[key] = item;
+    originalPaths.set(key, original);
     if (!isObject(item)) continue;
     for (const method of HTTP_METHODS) {
       const operation = item[method];
@@ -84,7 +88,7 @@ export function normalise(source: OpenApiDocument, options: NormaliseOptions = {
   tagSchemaReferences(document);
   const merged = merge(document, { mergeRefSibling: true }) as unknown;
   if (!isObject(merged)) throw new Error("allof-merge returned no document");
-  return { document: inlinePathReferences(merged, merged, new Set()) as OpenApiDocument, operations };
+  return { document: inlinePathReferences(merged, merged, new Set()) as OpenApiDocument, operations, originalPaths };
 }
 
 /**
