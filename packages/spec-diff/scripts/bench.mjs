@@ -104,7 +104,7 @@ try {
   for (const c of cases) {
     for (const way of ways) once(way, c.args); // warm the file system cache
     const times = ways.map(() => []);
-    for (let i = 0; i < runs; i++) ways.forEach((way, w) => times[w].push(once(way, c.args)));
+    for (let i = 0; i < runs; i++) for (const [w, way] of ways.entries()) times[w].push(once(way, c.args));
     for (const [w, way] of ways.entries()) {
       const t = times[w];
       results.push({ case: c, way, median: median(t), min: Math.min(...t), max: Math.max(...t) });
