@@ -9,6 +9,7 @@ import { ACKNOWLEDGE_KEY, acknowledgementsAlong, entryMatches } from "./acknowle
 import { classify, severity, worst, worstLibrary, type LibraryClass } from "./classify.js";
 import { deref, getAt, isObject, type JsonObject, type JsonValue, type OpenApiDocument } from "./json.js";
 import { locate } from "./locate.js";
+import { withoutUnchangedPaths } from "./unchanged.js";
 import {
   normalise,
   operationKey,
@@ -63,7 +64,8 @@ const DOCUMENTATION_KEYS = new Set([
 export function diffDocuments(before: OpenApiDocument, after: OpenApiDocument, options: DiffOptions = {}): Report {
   const b = normalise(before, options);
   const a = normalise(after, options);
-  const { diffs } = apiCompare(b.document, a.document);
+  const compared = withoutUnchangedPaths(b.document, a.document);
+  const { diffs } = apiCompare(compared.before, compared.after);
   const context = new Context(b, a);
 
   const drafts: Draft[] = [];
