@@ -22,7 +22,7 @@ if [ -z "$base" ]; then
 fi
 
 bin=packages/spec-diff/dist/bin.js
-if [ ! -f "$bin" ] || [ -n "$(find packages/spec-diff/src -name '*.ts' -newer "$bin" -print -quit)" ]; then
+if [ ! -f "$bin" ] || [ -n "$(find packages/spec-diff/src -name '*.ts' -newer "$bin" -print -quit 2>/dev/null)" ]; then
   pnpm --silent --filter @tracker-ml/spec-diff build
 fi
 format=text

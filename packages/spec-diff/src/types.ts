@@ -37,7 +37,7 @@ export interface Location {
   column: number;
   /** The git ref the file was read at, when it was (`origin/main`). */
   ref?: string;
-  /** False when the node itself is not in this file (added or removed): the location is its nearest ancestor. */
+  /** False when the walk could not reach the node itself in this file: the location is its nearest ancestor. */
   exact?: false;
 }
 
