@@ -11,8 +11,10 @@ import { deref, getAt, isObject, type JsonObject, type JsonValue, type OpenApiDo
 import { locate } from "./locate.js";
 import { withoutUnchangedPaths } from "./unchanged.js";
 import {
+  DEFAULT_PREFIX_PATTERN,
   normalise,
   operationKey,
+  prefixKeyCounts,
   SCHEMA_NAME_KEY,
   type NormalisedDocument,
   type NormaliseOptions,
@@ -62,8 +64,15 @@ const DOCUMENTATION_KEYS = new Set([
 ]);
 
 export function diffDocuments(before: OpenApiDocument, after: OpenApiDocument, options: DiffOptions = {}): Report {
-  const b = normalise(before, options);
-  const a = normalise(after, options);
+  // Equal path items at the same path are left out before the allOf merge, when dropping them
+  // cannot change how the other paths are keyed (see normalise); moved ones after it.
+  const keyCounts = [before, after].map((d) => prefixKeyCounts(d, options.prefixPattern ?? DEFAULT_PREFIX_PATTERN));
+  const early = withoutUnchangedPaths(before, after, {
+    droppable: (path) => keyCounts.every((counts) => (counts.get(path) ?? 0) <= 1),
+    prune: true,
+  });
+  const b = normalise(early.before, options);
+  const a = normalise(early.after, options);
   const compared = withoutUnchangedPaths(b.document, a.document);
   const { diffs } = apiCompare(compared.before, compared.after);
   const context = new Context(b, a);

@@ -44,6 +44,18 @@ export interface NormaliseOptions {
   prefixPattern?: RegExp;
 }
 
+/** For each path as written: how many paths of the document share its key below the prefix. */
+export function prefixKeyCounts(
+  document: OpenApiDocument,
+  prefix: RegExp = DEFAULT_PREFIX_PATTERN,
+): Map<string, number> {
+  const paths = isObject(document.paths) ? Object.keys(document.paths) : [];
+  const keyOf = (original: string) => original.replace(prefix, "") || original;
+  const count = new Map<string, number>();
+  for (const original of paths) count.set(keyOf(original), (count.get(keyOf(original)) ?? 0) + 1);
+  return new Map(paths.map((original) => [original, count.get(keyOf(original)) ?? 0]));
+}
+
 export function operationKey(method: string, key: string): string {
   return `${method.toUpperCase()} ${key}`;
 }

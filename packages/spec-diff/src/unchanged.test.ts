@@ -28,3 +28,27 @@ describe("withoutUnchangedPaths", () => {
     expect(Object.keys(changed.after.paths as object)).toEqual(["/a", "/c"]);
   });
 });
+
+describe("pruneComponents", () => {
+  it("keeps the components reached from the paths, transitively, and the security schemes", async () => {
+    const { pruneComponents } = await import("./unchanged.js");
+    const pruned = pruneComponents({
+      ...doc("string"),
+      paths: { "/a": { get: { responses: { "200": { $ref: "#/components/responses/Thing" } } } } },
+      components: {
+        ...(doc("string").components as object),
+        schemas: {
+          ...((doc("string").components as { schemas: object }).schemas as object),
+          Unused: { type: "string" },
+        },
+        securitySchemes: { token: { type: "http", scheme: "bearer" } },
+      },
+    });
+    expect(pruned.components).toMatchObject({
+      responses: { Thing: {} },
+      schemas: { Node: {} },
+      securitySchemes: { token: {} },
+    });
+    expect(Object.keys((pruned.components as { schemas: object }).schemas)).toEqual(["Node"]);
+  });
+});
