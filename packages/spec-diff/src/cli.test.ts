@@ -74,6 +74,30 @@ describe("spec:diff command line", () => {
     expect((await run("before.yaml", "after.yaml", "--cwd", copy, "--fail-on", "none")).code).toBe(0);
   });
 
+  it("honours only acknowledgements new in the later spec", async () => {
+    const dir = fs.mkdtempSync(path.join(out, "stale-"));
+    const acknowledged = fs.readFileSync(path.join(fixtures, "acknowledged", "after.yaml"), "utf8");
+    fs.writeFileSync(path.join(dir, "before.yaml"), acknowledged);
+    // widget_id changes again (string -> boolean); the entry naming it is the one of the earlier change.
+    fs.writeFileSync(
+      path.join(dir, "after.yaml"),
+      acknowledged.replace("schema: { type: string }", "schema: { type: boolean }"),
+    );
+    const { code, output } = await run(
+      "before.yaml",
+      "after.yaml",
+      "--cwd",
+      dir,
+      "--fail-on",
+      "breaking",
+      "--format",
+      "json",
+    );
+    expect(code).toBe(1);
+    const report = JSON.parse(output) as Report;
+    expect(report.summary).toMatchObject({ breaking: 1, acknowledged: 0 });
+  });
+
   it("writes GitHub annotations, and appends the markdown report to $GITHUB_STEP_SUMMARY", async () => {
     const summary = path.join(out, "summary.md");
     fs.writeFileSync(summary, "earlier step\n");

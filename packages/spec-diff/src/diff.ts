@@ -582,7 +582,12 @@ function placeAndAcknowledge(change: Pending, context: Context, options: DiffOpt
   if (before) change.before = locate(before, sidePath(beforePath, context.b));
   if (after) change.after = locate(after, sidePath(afterPath, context.a));
   if (change.classification !== "breaking") return;
-  const entry = acknowledgementsAlong(context.a.document, afterPath).find((e) => entryMatches(e, change));
+  // Only an entry that the old spec did not have counts: a stale one cannot let a later break through.
+  const key = (e: { change?: string; reason: string }) => `${e.change ?? ""}\u0000${e.reason}`;
+  const old = new Set(acknowledgementsAlong(context.b.document, beforePath).map(key));
+  const entry = acknowledgementsAlong(context.a.document, afterPath).find(
+    (e) => entryMatches(e, change) && !old.has(key(e)),
+  );
   if (!entry) return;
   change.acknowledged = {
     reason: entry.reason,
