@@ -573,7 +573,10 @@ function sidePath(path: Path, side: NormalisedDocument): Path {
  * at its parent there), and for a breaking change, the acknowledgement of the new spec, if any.
  */
 function placeAndAcknowledge(change: Pending, context: Context, options: DiffOptions): void {
-  const [first] = change.paths;
+  // A type change is shown at its `type` keyword when it has one (not at a `format` beside it).
+  const first =
+    (change.kind === "type-changed" ? change.paths.find((p) => p[p.length - 1] === "type") : undefined) ??
+    change.paths[0];
   if (!first) return;
   const beforePath = change.action === "add" ? first.slice(0, -1) : first;
   const translated = context.translate(first);
