@@ -1,5 +1,5 @@
-// pnpm bench [options]: the server bench (apps/bench) with every option given, then the web UI
-// bench (apps/web-bench) with the options it knows. pnpm would hand the options to the last command
+// pnpm bench [options]: the server bench (tooling/bench) with every option given, then the web UI
+// bench (tooling/web-bench) with the options it knows. pnpm would hand the options to the last command
 // of a `a && b` script only, so `pnpm bench --only runs/search` ran every server scenario.
 // The web UI bench is left out when --only picks server scenarios, and prints only (--no-write)
 // when --out sends the server's report elsewhere. Exits with the first failing part's status.

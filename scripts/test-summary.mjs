@@ -15,7 +15,9 @@ function expectedPackages(dryRunFile) {
 
 const listed = [
   "spec",
-  ...["apps", "packages"].flatMap((d) => (fs.existsSync(d) ? fs.readdirSync(d).map((p) => path.join(d, p)) : [])),
+  ...["apps", "packages", "tooling"].flatMap((d) =>
+    fs.existsSync(d) ? fs.readdirSync(d).map((p) => path.join(d, p)) : [],
+  ),
 ];
 const expected = expectedPackages(process.argv[2]);
 const roots = [...new Set([...(expected ?? []), ...listed])].sort();

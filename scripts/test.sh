@@ -16,7 +16,7 @@ fi
 expected=$(mktemp)
 cleanup() { [ -n "$started" ] && pg_throwaway_stop; rm -f "$expected"; }
 trap cleanup EXIT
-rm -rf apps/*/test-results packages/*/test-results spec/test-results
+rm -rf apps/*/test-results packages/*/test-results tooling/*/test-results spec/test-results
 # The packages whose test task runs (the same selection as the run itself: "$@" may filter).
 pnpm exec turbo run test --dry=json "$@" >"$expected"
 pnpm exec turbo run test --continue --concurrency=1 "$@"

@@ -70,10 +70,13 @@ function mlflowJson(value: unknown): string {
   return text.length > MAX_VALUE_TEXT ? `${text.slice(0, MAX_VALUE_TEXT)}...` : text;
 }
 
-/** MLflow's message for a request field of the wrong type. */
-export const wrongType = (field: string, value: unknown) =>
+/**
+ * MLflow's message for a request field of the wrong type; `floatText` is the value as Python writes
+ * it when the request wrote a float (`9.0`), which JSON.parse reads as an integer.
+ */
+export const wrongType = (field: string, value: unknown, floatText?: string) =>
   invalidParameter(
-    `Invalid value ${mlflowJson(value)} for parameter '${field}' supplied. Hint: Value was of type '${pythonTypeName(value)}'. ${SEE_DOCS}`,
+    `Invalid value ${floatText ?? mlflowJson(value)} for parameter '${field}' supplied. Hint: Value was of type '${floatText === undefined ? pythonTypeName(value) : "float"}'. ${SEE_DOCS}`,
   );
 
 /** MLflow's message for a request field with an unacceptable value (`Invalid value 123456789 for parameter 'max_results' supplied.`). */

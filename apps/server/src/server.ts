@@ -4,7 +4,7 @@ import type { AddressInfo } from "node:net";
 import type { TrackerConfig } from "./config/config.js";
 import { redactUrl } from "./db/redact-url.js";
 import { connectDatabase, migrateLatest, type Database } from "./db/connect.js";
-import { ensureDefaultExperiment } from "./db/seed.js";
+import { ensureDefaultExperiment } from "./core/experiments.js";
 import { seedFromTemplate } from "./db/pglite-template.js";
 import { startEmbeddedDatabase } from "./db/embedded-database.js";
 import { createApp } from "./http/app.js";

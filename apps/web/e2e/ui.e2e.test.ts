@@ -4,7 +4,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import AxeBuilder from "@axe-core/playwright";
-import { startTestServer, testDatabases, type TestServer } from "@tracker/testing";
+import { testDatabases, useTestServer } from "@tracker/testing";
 import { TrackerClient } from "@tracker-ml/client";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -40,7 +40,11 @@ async function xssFired(page: Page): Promise<unknown> {
 
 for (const kind of testDatabases()) {
   describe(`web UI in Chromium (${kind})`, () => {
-    let server: TestServer;
+    beforeAll(() => {
+      if (!fs.existsSync(path.join(webDir, "index.html")))
+        throw new Error("apps/web/dist is missing: run `pnpm build` first");
+    });
+    const server = useTestServer(kind, { webDir });
     let browser: Browser;
     let closeBrowser: () => Promise<void>;
     let data: Seeded;
@@ -57,9 +61,6 @@ for (const kind of testDatabases()) {
     };
 
     beforeAll(async () => {
-      if (!fs.existsSync(path.join(webDir, "index.html")))
-        throw new Error("apps/web/dist is missing: run `pnpm build` first");
-      server = await startTestServer(kind, { webDir });
       data = await seed(server.url, "tracker");
       const launched = await launchBrowser();
       browser = launched.browser;
@@ -71,7 +72,6 @@ for (const kind of testDatabases()) {
     afterAll(async () => {
       await watched?.context.close();
       await closeBrowser?.();
-      await server?.dispose();
     });
 
     it("lists experiments; creates, renames, deletes and restores one", async () => {
@@ -433,17 +433,15 @@ for (const kind of testDatabases()) {
 }
 
 describe("web UI with a token and the mlflow namespace", () => {
-  let server: TestServer;
+  const server = useTestServer("pglite", { webDir, authToken: "s3cret", namespace: "mlflow" });
   let closeBrowser: () => Promise<void>;
   let browser: Browser;
   beforeAll(async () => {
-    server = await startTestServer("pglite", { webDir, authToken: "s3cret", namespace: "mlflow" });
     await seed(server.url, "mlflow", "s3cret");
     ({ browser, close: closeBrowser } = await launchBrowser());
   });
   afterAll(async () => {
     await closeBrowser?.();
-    await server?.dispose();
   });
 
   it("asks for the token once, keeps it for the session, and reads mlflow.* system tags", async () => {

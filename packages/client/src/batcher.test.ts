@@ -1,5 +1,5 @@
-import { startTestServer, testDatabases, type TestServer } from "@tracker/testing";
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { testDatabases, useTestServer } from "@tracker/testing";
+import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { RunBatcher, type BatchSink } from "./batcher.js";
 import { TrackerClient } from "./client.js";
 import type { LogBatchInput } from "./entities.js";
@@ -140,14 +140,10 @@ describe("RunBatcher", () => {
 });
 
 describe.each(testDatabases())("RunBatcher against the server on %s", (kind) => {
-  let server: TestServer;
+  const suite = useTestServer(kind);
   let client: TrackerClient;
   beforeAll(async () => {
-    server = await startTestServer(kind);
-    client = new TrackerClient(server.url);
-  });
-  afterAll(async () => {
-    await server?.dispose();
+    client = new TrackerClient(suite.url);
   });
 
   it("logs 2500 metric values, 150 params and 120 tags one by one", async () => {

@@ -1,22 +1,18 @@
-import { startTestServer, testDatabases, type TestServer } from "@tracker/testing";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { testDatabases, useTestServer } from "@tracker/testing";
+import { beforeAll, describe, expect, it } from "vitest";
 import { TrackerClient } from "./client.js";
 import { trackerError } from "./testing/expect-error.js";
 import { RegistryClient } from "./registry.js";
 
 describe.each(testDatabases())("TrackerClient model registry on %s", (kind) => {
-  let server: TestServer;
+  const suite = useTestServer(kind);
   let client: TrackerClient;
   let runId: string;
 
   beforeAll(async () => {
-    server = await startTestServer(kind);
-    client = new TrackerClient({ baseUrl: server.url });
+    client = new TrackerClient({ baseUrl: suite.url });
     const experimentId = await client.createExperiment("registry-exp");
     runId = (await client.createRun(experimentId)).info.run_id;
-  });
-  afterAll(async () => {
-    await server?.dispose();
   });
 
   it("creates, gets, renames, describes and deletes a registered model", async () => {
@@ -170,7 +166,7 @@ describe.each(testDatabases())("TrackerClient model registry on %s", (kind) => {
   });
 
   it("works as a RegistryClient on its own", async () => {
-    const registry = new RegistryClient(server.url);
+    const registry = new RegistryClient(suite.url);
     await registry.createRegisteredModel("standalone");
     expect((await registry.getRegisteredModel("standalone")).name).toBe("standalone");
   });

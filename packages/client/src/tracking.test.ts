@@ -1,23 +1,19 @@
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { startTestServer, testDatabases, type TestServer } from "@tracker/testing";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { testDatabases, useTestServer } from "@tracker/testing";
+import { beforeAll, describe, expect, it } from "vitest";
 import { TrackerClient } from "./client.js";
 import { trackerError } from "./testing/expect-error.js";
 
 describe.each(testDatabases())("TrackerClient tracking operations on %s", (kind) => {
-  let server: TestServer;
+  // Local artifact folders (as with --default-artifact-root): the artifact test writes into them
+  // directly. Artifacts through the server are tested in artifacts.test.ts.
+  const suite = useTestServer(kind, { proxyArtifacts: false });
   let client: TrackerClient;
 
   beforeAll(async () => {
-    // Local artifact folders (as with --default-artifact-root): the artifact test writes into them
-    // directly. Artifacts through the server are tested in artifacts.test.ts.
-    server = await startTestServer(kind, { proxyArtifacts: false });
-    client = new TrackerClient({ baseUrl: server.url });
-  });
-  afterAll(async () => {
-    await server?.dispose();
+    client = new TrackerClient({ baseUrl: suite.url });
   });
 
   describe("experiments", () => {
@@ -291,14 +287,14 @@ describe.each(testDatabases())("TrackerClient tracking operations on %s", (kind)
 
   describe("options", () => {
     it("accepts the server URL as a string and a trailing slash", async () => {
-      const byString = new TrackerClient(`${server.url}/`);
+      const byString = new TrackerClient(`${suite.url}/`);
       expect((await byString.getExperiment("0")).name).toBe("Default");
     });
 
     it("uses a custom fetch for every request", async () => {
       const seen: string[] = [];
       const custom = new TrackerClient({
-        baseUrl: server.url,
+        baseUrl: suite.url,
         fetch: (request) => {
           seen.push(`${request.method} ${new URL(request.url).pathname}`);
           return fetch(request);

@@ -1,13 +1,12 @@
 import type { Knex } from "knex";
+import type { RawAnswer } from "./raw-http.js";
 import { STATUS_OF_CODE, type ErrorCode } from "./server.js";
 
 /** Assertions shared by the reliability tests: error answers, leaks, database snapshots. */
 
-export interface RawAnswer {
-  status: number;
-  contentType: string | null;
-  text: string;
-  headers: Headers;
+/** A fetch answer as a RawAnswer (raw-http.ts), the shape every raw check reads. */
+export async function answerOf(response: Response): Promise<RawAnswer> {
+  return { status: response.status, headers: Object.fromEntries(response.headers), text: await response.text() };
 }
 
 /** Sends one request with exactly the given bytes and headers; never throws for HTTP errors. */
@@ -26,12 +25,7 @@ export async function sendRaw(
     body: body === undefined ? undefined : typeof body === "string" ? Buffer.from(body, "utf8") : Buffer.from(body),
     headers,
   });
-  return {
-    status: response.status,
-    contentType: response.headers.get("content-type"),
-    text: await response.text(),
-    headers: response.headers,
-  };
+  return answerOf(response);
 }
 
 // Things a server must never show a client. Stack frames, source paths, driver and SQL texts.
@@ -65,7 +59,8 @@ export function leaksIn(message: string, sentStrings: readonly string[] = []): s
 export function errorAnswerProblems(answer: RawAnswer, sentStrings: readonly string[] = []): string[] {
   const problems: string[] = [];
   if (answer.status < 400 || answer.status >= 500) problems.push(`status ${answer.status} is not 4xx`);
-  if (!/^application\/json/.test(answer.contentType ?? "")) problems.push(`content-type ${answer.contentType}`);
+  const contentType = answer.headers["content-type"];
+  if (!/^application\/json/.test(contentType ?? "")) problems.push(`content-type ${contentType}`);
   let body: unknown;
   try {
     body = JSON.parse(answer.text);

@@ -28,12 +28,15 @@ export {
 } from "./cli-process.js";
 export { startCluster, postgresBinDir, type PgCluster } from "./pg-cluster.js";
 export {
+  chunked,
   holdRequest,
   idleKeepAlive,
   keepAliveConnection,
+  parseAnswer,
+  rawRequest,
   type HeldRequest,
   type KeepAliveConnection,
-  type RawResponse,
+  type RawAnswer,
 } from "./raw-http.js";
 export {
   sendRaw,
@@ -42,7 +45,6 @@ export {
   snapshotDatabase,
   changedTables,
   thrownBy,
-  type RawAnswer,
+  answerOf,
   type Snapshot,
 } from "./checks.js";
-export { chunked, rawRequest, type RawAnswer as RawArtifactAnswer } from "./artifact-http.js";

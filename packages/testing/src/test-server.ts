@@ -73,6 +73,8 @@ export interface SuiteServer {
   readonly api: Api;
   /** The preview prefix (`/api/2.0/preview/tracker`). */
   readonly preview: Api;
+  /** Restarts the server over the same data (`TestServer.restart`); `server` is the new one afterwards. */
+  restart(): Promise<TestServer>;
 }
 
 export function useTestServer(kind: TestDatabase, overrides: Partial<TrackerConfig> = {}): SuiteServer {
@@ -97,6 +99,10 @@ export function useTestServer(kind: TestDatabase, overrides: Partial<TrackerConf
     },
     api: trackingApi(url),
     preview: previewApi(url),
+    async restart() {
+      server = await running().restart();
+      return server;
+    },
   };
 }
 
@@ -141,6 +147,7 @@ export function useExperimentSuite(
     },
     api: suite.api,
     preview: suite.preview,
+    restart: () => suite.restart(),
     get experimentId() {
       return current();
     },

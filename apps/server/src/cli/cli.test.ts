@@ -22,6 +22,7 @@ describe("tracker CLI: flags and environment", () => {
       dataDir: "/env/data",
       artifactRoot: "/env/art",
       namespace: "envns",
+      namespaceByPath: false,
     });
     const flagged = configFromFlags(
       {
@@ -39,11 +40,22 @@ describe("tracker CLI: flags and environment", () => {
       dataDir: "/flag/data",
       artifactRoot: "/flag/art",
       namespace: "mlflow",
+      namespaceByPath: false,
     });
     expect(flagged.databaseUrl).toBeUndefined();
     expect(configFromFlags({ backendStoreUri: "postgresql://u@h/db" }, env).databaseUrl).toBe("postgresql://u@h/db");
     expect(configFromFlags({}, { DATABASE_URL: "postgres://e@h/d" }).databaseUrl).toBe("postgres://e@h/d");
-    expect(configFromFlags({}, {})).toMatchObject({ host: "127.0.0.1", port: 5000, namespace: "tracker" });
+    expect(configFromFlags({}, {})).toMatchObject({
+      host: "127.0.0.1",
+      port: 5000,
+      namespace: "tracker",
+      namespaceByPath: true,
+      artifactRootIsUri: false,
+    });
+    expect(configFromFlags({ defaultArtifactRoot: "file:///flag/art" }, {})).toMatchObject({
+      artifactRoot: "/flag/art",
+      artifactRootIsUri: true,
+    });
     expect(workerCount({}, { TRACKER_WORKERS: "3" })).toBe(3);
     expect(workerCount({ workers: 2 }, { TRACKER_WORKERS: "3" })).toBe(2);
     expect(workerCount({}, {})).toBe(1);

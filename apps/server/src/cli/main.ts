@@ -62,7 +62,7 @@ function withServerFlags(cmd: Command): Command {
     )
     .option(
       "--namespace <name>",
-      "path segment and system-tag prefix, e.g. mlflow (env TRACKER_NAMESPACE; default tracker)",
+      "one system-tag prefix for every path, e.g. mlflow (env TRACKER_NAMESPACE; default: mlflow.* on MLflow's paths, tracker.* on tracker's)",
     )
     .option(
       "--embedded-database <engine>",

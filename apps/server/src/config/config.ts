@@ -22,6 +22,11 @@ export interface TrackerConfig {
    * local artifact URIs are served.
    */
   artifactRoot: string;
+  /**
+   * The artifact root was given as a `file:` URI: experiments' default locations are then `file://`
+   * URIs too (`file:///root/<id>`), as MLflow writes them, instead of plain paths.
+   */
+  artifactRootIsUri: boolean;
   /** Serve the `mlflow-artifacts` API (on unless `--no-serve-artifacts`). */
   serveArtifacts: boolean;
   /**
@@ -35,8 +40,16 @@ export interface TrackerConfig {
   artifactsOnly: boolean;
   /** Largest artifact upload in bytes (`--max-artifact-size`; 10 GiB by default). */
   maxArtifactSize: number;
-  /** Path segment and system-tag prefix: `tracker` by default, `mlflow` for drop-in use. */
+  /**
+   * System-tag prefix on tracker's paths (`tracker` by default); with `--namespace` (or
+   * TRACKER_NAMESPACE) the one prefix on every path, MLflow's included.
+   */
   namespace: string;
+  /**
+   * No namespace was chosen: the system-tag prefix follows the path of each request (`mlflow.` on
+   * MLflow's paths, `tracker.` on tracker's). See core/system-tags.ts.
+   */
+  namespaceByPath: boolean;
   logLevel: string;
   /** `auto` (human lines on a terminal, JSON otherwise), `json` or `pretty` (TRACKER_LOG_FORMAT, --log-format). */
   logFormat: LogFormat;
@@ -148,7 +161,8 @@ export function loadConfig(
   overrides: Partial<TrackerConfig> = {},
 ): TrackerConfig {
   const dataDir = path.resolve(overrides.dataDir ?? env.TRACKER_DATA_DIR ?? "./.tracker");
-  const namespace = overrides.namespace ?? env.TRACKER_NAMESPACE ?? "tracker";
+  const chosenNamespace = overrides.namespace ?? (env.TRACKER_NAMESPACE || undefined);
+  const namespace = chosenNamespace ?? "tracker";
   if (!/^[a-z][a-z0-9_-]{0,30}$/.test(namespace)) {
     throw new ConfigError(`namespace must match ^[a-z][a-z0-9_-]{0,30}$, got "${namespace}"`);
   }
@@ -165,6 +179,7 @@ export function loadConfig(
       explicitRoot === undefined
         ? path.join(dataDir, "artifacts")
         : localFolder(explicitRoot, "the default artifact root"),
+    artifactRootIsUri: explicitRoot !== undefined && /^file:/i.test(explicitRoot),
     serveArtifacts,
     proxyArtifacts: overrides.proxyArtifacts ?? (serveArtifacts && explicitRoot === undefined),
     artifactsDestination: localFolder(
@@ -178,6 +193,7 @@ export function loadConfig(
         ? parseByteSize(env.TRACKER_MAX_ARTIFACT_SIZE, "TRACKER_MAX_ARTIFACT_SIZE")
         : DEFAULT_MAX_ARTIFACT_SIZE),
     namespace,
+    namespaceByPath: overrides.namespaceByPath ?? chosenNamespace === undefined,
     logLevel: overrides.logLevel ?? env.LOG_LEVEL ?? "info",
     logFormat: parseLogFormat(overrides.logFormat ?? env.TRACKER_LOG_FORMAT),
     validateResponses: overrides.validateResponses ?? env.TRACKER_VALIDATE_RESPONSES === "1",

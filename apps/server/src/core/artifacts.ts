@@ -7,7 +7,7 @@ import { invalidParameter, notFound } from "./errors.js";
 import type { Page } from "./model.js";
 import { getRun } from "./runs.js";
 import { getModelVersion } from "./registry/model-versions.js";
-import { decodeOffsetToken, encodeOffsetToken } from "./page-token.js";
+import { decodeOffsetToken, encodeOffsetToken } from "../search/page-token.js";
 import { findRunRow } from "../store/runs.js";
 import { isKnownActive, rememberActive } from "./active-runs-cache.js";
 import {
@@ -56,17 +56,6 @@ export function artifactStores(config: TrackerConfig): ArtifactStores {
     storesByConfig.set(config, stores);
   }
   return stores;
-}
-
-/** The artifact location of a new experiment: proxied when serving artifacts, else a local folder. */
-export function defaultExperimentLocation(config: TrackerConfig, experimentId: number): string {
-  return defaultExperimentLocationPrefix(config) + String(experimentId);
-}
-
-/** What defaultExperimentLocation puts before the experiment id (the SQL that creates an experiment appends the id itself). */
-export function defaultExperimentLocationPrefix(config: TrackerConfig): string {
-  // path.join normalises the root; joined with a one-character name, everything before that name.
-  return config.proxyArtifacts ? "mlflow-artifacts:/" : path.join(config.artifactRoot, "0").slice(0, -1);
 }
 
 /** A place in a store. */

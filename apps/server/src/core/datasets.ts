@@ -1,7 +1,8 @@
 import type { Services } from "./services.js";
 import { invalidParameter, missingValue } from "./errors.js";
 import { checkValue } from "./limits.js";
-import type { KeyValue } from "./model.js";
+import type { DatasetInputRecord } from "../domain/records.js";
+import { DATASET_CONTEXT_TAG } from "../domain/system-tags.js";
 import { requireActiveRun } from "./runs.js";
 import * as store from "../store/datasets.js";
 
@@ -10,22 +11,7 @@ import * as store from "../store/datasets.js";
  * stored once per (experiment, name, digest); each run that logs it gets one input with its tags.
  */
 
-export interface DatasetRecord {
-  name: string;
-  digest: string;
-  sourceType: string;
-  source: string;
-  schema?: string;
-  profile?: string;
-}
-
-export interface DatasetInputRecord {
-  tags: KeyValue[];
-  dataset: DatasetRecord;
-}
-
-/** The input tag that says what a run used a dataset for (`training`, `validation`, ...). */
-export const DATASET_CONTEXT_TAG = "mlflow.data.context";
+export type { DatasetInputRecord, DatasetRecord } from "../domain/records.js";
 
 /** MLflow 2.x's limits (mlflow/utils/validation.py). */
 export const DATASET_LIMITS = {
@@ -89,3 +75,35 @@ export async function logInputs(
 
 /** The inputs of the given runs, by run id. */
 export const runInputs = (services: Services, runIds: readonly string[]) => store.runInputsOf(services.knex, runIds);
+
+/** Limits of experiments/search-datasets (MLflow's). */
+export const SEARCH_DATASETS_LIMITS = { experimentIds: 20, results: 1000 } as const;
+
+export interface DatasetSummary {
+  experimentId: number;
+  name: string;
+  digest: string;
+  context?: string;
+}
+
+/** experiments/search-datasets: the datasets the runs of 1 to 20 experiments used, per input context. */
+export async function searchDatasets(services: Services, experimentIds: readonly number[]): Promise<DatasetSummary[]> {
+  if (experimentIds.length === 0)
+    throw invalidParameter("SearchDatasets request must specify at least one experiment_id.");
+  if (experimentIds.length > SEARCH_DATASETS_LIMITS.experimentIds)
+    throw invalidParameter(
+      `SearchDatasets request cannot specify more than ${SEARCH_DATASETS_LIMITS.experimentIds} experiment_ids. Received ${experimentIds.length} experiment_ids.`,
+    );
+  const rows = await store.datasetSummaries(
+    services.knex,
+    experimentIds,
+    DATASET_CONTEXT_TAG,
+    SEARCH_DATASETS_LIMITS.results,
+  );
+  return rows.map((row) => ({
+    experimentId: row.experiment_id,
+    name: row.name,
+    digest: row.digest,
+    ...(row.context === null ? {} : { context: row.context }),
+  }));
+}

@@ -1,5 +1,8 @@
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import type { Knex } from "knex";
+import type { TrackerConfig } from "../config/config.js";
 import type { Services } from "./services.js";
-import { defaultExperimentLocationPrefix } from "./artifacts.js";
 import { forgetActiveRuns } from "./active-runs-cache.js";
 import { alreadyExists, invalidParameter, invalidState, notFound } from "./errors.js";
 import { checkExperimentName, checkKey, checkValue, LIMITS } from "./limits.js";
@@ -7,9 +10,31 @@ import type { ExperimentRecord, KeyValue, Page, ViewType } from "./model.js";
 import { nowMs } from "./clock.js";
 import { isUniqueViolation } from "../store/unique-violation.js";
 import * as store from "../store/experiments.js";
-import { MAX_EXPERIMENT_SEARCH_RESULTS, searchExperiments as searchExperimentIds } from "../search/index.js";
+import {
+  MAX_EXPERIMENT_SEARCH_RESULTS,
+  parseExperimentFilter,
+  searchExperiments as searchExperimentIds,
+} from "../search/index.js";
 
 /** Experiments: create, read, search, rename, tag, delete and restore (revision-agnostic). */
+
+/** The artifact location of a new experiment: proxied when serving artifacts, else a local folder. */
+export function defaultExperimentLocation(config: TrackerConfig, experimentId: number): string {
+  return defaultExperimentLocationPrefix(config) + String(experimentId);
+}
+
+/** What defaultExperimentLocation puts before the experiment id (the SQL that creates an experiment appends the id itself). */
+export function defaultExperimentLocationPrefix(config: TrackerConfig): string {
+  if (config.proxyArtifacts) return "mlflow-artifacts:/";
+  // path.join normalises the root; joined with a one-character name, everything before that name.
+  const folder = path.join(config.artifactRoot, "0").slice(0, -1);
+  return config.artifactRootIsUri ? pathToFileURL(folder).href : folder;
+}
+
+/** The experiment `Default` with id 0 exists from the first start (MLflow's behaviour). */
+export async function ensureDefaultExperiment(knex: Knex, config: TrackerConfig): Promise<void> {
+  await store.insertDefaultExperiment(knex, defaultExperimentLocation(config, 0), nowMs());
+}
 
 const missing = (id: number | string) => notFound(`No Experiment with id=${id} exists`);
 
@@ -54,6 +79,7 @@ export async function getExperimentByName(services: Services, name: string): Pro
 }
 
 export interface ExperimentSearch {
+  /** The filter string (blank: every experiment). */
   filter?: string;
   orderBy?: string[];
   viewType?: ViewType;
@@ -63,7 +89,7 @@ export interface ExperimentSearch {
 
 export async function searchExperiments(services: Services, query: ExperimentSearch): Promise<Page<ExperimentRecord>> {
   const { experimentIds, nextPageToken } = await searchExperimentIds(services.knex, {
-    filter: query.filter,
+    filter: parseExperimentFilter(query.filter),
     orderBy: query.orderBy,
     viewType: query.viewType ?? "ACTIVE_ONLY",
     maxResults: query.maxResults,
@@ -133,6 +159,15 @@ export async function setExperimentTag(services: Services, id: number, tag: KeyV
   const stage = await store.setExperimentTag(services.knex, id, tag, nowMs());
   if (stage === undefined) throw missing(id);
   if (stage !== "active") throw invalidParameter(`The experiment ${id} must be in the 'active' state`);
+}
+
+/** experiments/delete-experiment-tag (MLflow 2.x): the experiment must be active and hold the tag. */
+export async function deleteExperimentTag(services: Services, id: number, key: string): Promise<void> {
+  const { stage, removed } = await store.deleteExperimentTag(services.knex, id, key);
+  if (stage === undefined) throw missing(id);
+  if (stage !== "active")
+    throw invalidParameter(`The experiment ${id} must be in the 'active' state. Current state is ${stage}.`);
+  if (!removed) throw notFound(`No tag with name: ${key} in experiment with id ${id}`);
 }
 
 /** Throws unless the experiment was found (its lifecycle stage is given) and is active: only then may it hold new runs. */

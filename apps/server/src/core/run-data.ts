@@ -1,8 +1,8 @@
-import { runValueLimitsOf, type Services } from "./services.js";
+import { runValueLimitsOf, tagNamespaceOf, type Services } from "./services.js";
 import { invalidParameter, notFound } from "./errors.js";
 import { checkKey, checkValue, LIMITS, type RunValueLimits } from "./limits.js";
 import type { KeyValue, MetricRecord } from "./model.js";
-import { systemTags } from "./system-tags.js";
+import { STORED_TAGS, swapTagNamespace, swapTagsNamespace } from "../domain/system-tags.js";
 import { checkRunActive, checkRunTag, getRun, requireActiveRun } from "./runs.js";
 import * as store from "../store/runs.js";
 import * as writes from "../store/run-writes.js";
@@ -45,16 +45,21 @@ export interface TagLimits {
   keyBytes?: number;
 }
 
-/** Sets a tag; setting the run-name system tag also renames the run, as MLflow does. One statement. */
+/**
+ * Sets a tag (its key in the request's namespace); setting the run-name system tag also renames
+ * the run, as MLflow does. One statement.
+ */
 export async function setTag(services: Services, runId: string, tag: KeyValue, limits: TagLimits = {}): Promise<void> {
   checkRunTag(tag, runValueLimitsOf(services).tagValue, limits);
-  const renames = tag.key === systemTags(services.config.namespace).runName;
-  checkRunActive(runId, await writes.setRunTag(services.knex, runId, tag, renames ? tag.value : undefined));
+  const stored = { key: swapTagNamespace(tagNamespaceOf(services), tag.key), value: tag.value };
+  const renames = stored.key === STORED_TAGS.runName;
+  checkRunActive(runId, await writes.setRunTag(services.knex, runId, stored, renames ? tag.value : undefined));
 }
 
 export async function deleteTag(services: Services, runId: string, key: string): Promise<void> {
   checkValue("key", key, { maxBytes: LIMITS.keyBytes });
-  const { stage, removed } = await writes.deleteRunTag(services.knex, runId, key);
+  const storedKey = swapTagNamespace(tagNamespaceOf(services), key);
+  const { stage, removed } = await writes.deleteRunTag(services.knex, runId, storedKey);
   checkRunActive(runId, stage);
   if (!removed) throw notFound(`No tag with name: ${key} in run with id ${runId}`);
 }
@@ -117,8 +122,8 @@ function checkBatch(batch: Batch, limits: RunValueLimits): void {
 export async function logBatch(services: Services, runId: string, batch: Batch): Promise<void> {
   checkBatch(batch, runValueLimitsOf(services));
   const params = [...new Map(batch.params.map((p) => [p.key, p])).values()];
-  const tags = [...new Map(batch.tags.map((t) => [t.key, t])).values()];
-  const names = systemTags(services.config.namespace);
+  const tags = [...new Map(swapTagsNamespace(tagNamespaceOf(services), batch.tags).map((t) => [t.key, t])).values()];
+  const names = STORED_TAGS;
   if (params.length === 0 && tags.length === 0) {
     checkRunActive(runId, await store.insertMetrics(services.knex, runId, batch.metrics));
     return;
@@ -149,7 +154,7 @@ export async function logModel(services: Services, runId: string, modelJson: str
   const missingFields = MODEL_FIELDS.filter((field) => !(field in model));
   if (missingFields.length > 0)
     throw invalidParameter(`Model json is missing mandatory fields: ${missingFields.join(", ")}`);
-  const key = systemTags(services.config.namespace).logModelHistory;
+  const key = STORED_TAGS.logModelHistory;
   await services.knex.transaction(async (trx) => {
     await requireActiveRun(trx, runId);
     // Serialize concurrent appends to the same run's history.

@@ -1,18 +1,18 @@
 import { randomBytes } from "node:crypto";
 import type { Knex } from "knex";
-import { runValueLimitsOf, type Services } from "./services.js";
+import { runValueLimitsOf, tagNamespaceOf, type Services } from "./services.js";
 import { forgetActiveRuns } from "./active-runs-cache.js";
 import { invalidParameter, notFound } from "./errors.js";
 import { checkKey, checkValue, LIMITS, type ValueBound } from "./limits.js";
 import type { KeyValue, Page, RunRecord, RunStatus, ViewType } from "./model.js";
 import { nowMs } from "./clock.js";
 import { generateRunName } from "./run-names.js";
-import { systemTags } from "./system-tags.js";
+import { STORED_TAGS, swapTagNamespace, swapTagsNamespace } from "../domain/system-tags.js";
 import { checkExperimentActive } from "./experiments.js";
 import * as store from "../store/runs.js";
 import * as writes from "../store/run-writes.js";
 import { toRunInfo, type RunRow } from "../store/rows.js";
-import { searchRuns as searchRunIds, type FilterAst } from "../search/index.js";
+import { andedExpressionsToFilter, parseRunFilter, searchRuns as searchRunIds } from "../search/index.js";
 
 /** Runs: create, read, update, delete, restore and search (revision-agnostic). */
 
@@ -48,14 +48,19 @@ export function checkRunTag(
   checkValue(label, tag.value, value);
 }
 
+/**
+ * runs/create. The tags come in the request's namespace (see system-tags.ts); the run-name and
+ * user system tags give the run's name and user when the fields do not.
+ */
 export async function createRun(services: Services, input: CreateRunInput): Promise<RunRecord> {
-  const names = systemTags(services.config.namespace);
+  const names = STORED_TAGS;
   const given = input.tags ?? [];
   for (const tag of given) checkRunTag(tag, runValueLimitsOf(services).tagValue);
-  const tags = new Map(given.map((t) => [t.key, t.value]));
+  const tags = new Map(swapTagsNamespace(tagNamespaceOf(services), given).map((t) => [t.key, t.value]));
   const runName = input.runName || tags.get(names.runName) || generateRunName();
   tags.set(names.runName, runName);
-  if (input.userId) tags.set(names.user, input.userId);
+  const userId = input.userId || tags.get(names.user) || "";
+  if (userId) tags.set(names.user, userId);
   const fromSource: Array<[string, string | undefined]> = [
     [names.sourceType, input.sourceType],
     [names.sourceName, input.sourceName],
@@ -72,7 +77,7 @@ export async function createRun(services: Services, input: CreateRunInput): Prom
       run_uuid: runId,
       experiment_id: input.experimentId,
       run_name: runName,
-      user_id: input.userId ?? "",
+      user_id: userId,
       start_time: input.startTime ?? nowMs(),
     },
     `/${runId}/artifacts`,
@@ -114,7 +119,7 @@ export async function updateRun(
   runId: string,
   changes: { status?: RunStatus; endTime?: number; runName?: string },
 ): Promise<Pick<RunRecord, "info" | "tags">> {
-  const names = systemTags(services.config.namespace);
+  const names = STORED_TAGS;
   const runName = changes.runName === "" ? undefined : changes.runName;
   if (runName !== undefined) checkRunTag({ key: names.runName, value: runName }, runValueLimitsOf(services).tagValue);
   const { stage, row } = await writes.updateRunFields(
@@ -144,7 +149,10 @@ export async function setRunLifecycle(services: Services, runId: string, stage: 
 
 export interface RunSearch {
   experimentIds: number[];
-  filter?: FilterAst;
+  /** Revision C's filter string (blank: every run). */
+  filter?: string;
+  /** Revisions A and B: the request's anded_expressions (JSON), instead of a filter string. */
+  andedExpressions?: unknown;
   orderBy?: string[];
   viewType?: ViewType;
   maxResults: number;
@@ -156,13 +164,21 @@ export interface RunSearch {
 export async function searchRuns(services: Services, query: RunSearch): Promise<Page<RunRecord>> {
   const { runIds, nextPageToken } = await searchRunIds(services.knex, {
     experimentIds: query.experimentIds,
-    filter: query.filter,
+    filter:
+      query.andedExpressions === undefined
+        ? parseRunFilter(query.filter)
+        : andedExpressionsToFilter(query.andedExpressions),
     orderBy: query.orderBy,
     viewType: query.viewType ?? "ACTIVE_ONLY",
     maxResults: query.maxResults,
     pageToken: query.pageToken,
+    tagKey: (key) => swapTagNamespace(tagNamespaceOf(services), key),
   });
-  return { items: await store.loadRuns(services.knex, runIds, query.columns), nextPageToken };
+  const columns = query.columns && {
+    ...query.columns,
+    tagKeys: query.columns.tagKeys.map((key) => swapTagNamespace(tagNamespaceOf(services), key)),
+  };
+  return { items: await store.loadRuns(services.knex, runIds, columns), nextPageToken };
 }
 
 /** The runs listed by experiments/get: active ones (B, C) or all (A), newest first, at most `limit`; info and tags. */

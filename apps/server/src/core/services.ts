@@ -10,13 +10,24 @@ export interface Services {
   config: TrackerConfig;
   /** Value limits of run params and tags; revision C's when not set. */
   runValueLimits?: RunValueLimits;
+  /**
+   * The namespace the request's system tags are written and read in (`mlflow` on MLflow's paths
+   * unless `--namespace` fixed one for every path); `config.namespace` when not set.
+   */
+  tagNamespace?: string;
 }
 
 export const runValueLimitsOf = (services: Services): RunValueLimits =>
   services.runValueLimits ?? TRACKER_RUN_VALUE_LIMITS;
 
-/** The services as requests through MLflow's paths see them: MLflow 2.x's value limits. */
+export const tagNamespaceOf = (services: Services): string => services.tagNamespace ?? services.config.namespace;
+
+/**
+ * The services as requests through MLflow's paths see them: MLflow 2.x's value limits, and system
+ * tags under `mlflow.` (unless `--namespace` chose one namespace for every path).
+ */
 export const mlflowServices = (services: Services): Services => ({
   ...services,
   runValueLimits: MLFLOW_RUN_VALUE_LIMITS,
+  tagNamespace: services.config.namespaceByPath ? "mlflow" : services.config.namespace,
 });

@@ -15,6 +15,7 @@ import { docsDirectory, revisionOf, SPEC_ORDER, specPath, type SpecName } from "
 import { artifactPathAsOneSegment, artifactServiceGate, isArtifactUpload } from "./artifact-routes.js";
 import { bearerAuth, rejectNulCharacters, securityHeaders, verifyUtf8 } from "./security.js";
 import { defaultWebDirectory, webUi } from "./web-ui.js";
+import { dropNullFields, rememberRawBody } from "./request-body.js";
 
 export interface AppOptions {
   services: Services;
@@ -144,15 +145,25 @@ export function createApp({ services, logger, handlers }: AppOptions): Express {
 
   // Bodies are JSON whatever the Content-Type says (as MLflow's server does); at most 1 MB. An
   // artifact upload's body is the file: its handler streams it to disk.
-  const json = express.json({ limit: "1mb", type: () => true, strict: false, verify: verifyUtf8 });
+  const json = express.json({
+    limit: "1mb",
+    type: () => true,
+    strict: false,
+    verify: (req, res, buf, encoding) => {
+      verifyUtf8(req, res, buf, encoding);
+      rememberRawBody(req, buf);
+    },
+  });
   app.use((req, res, next) => (isArtifactUpload(req) ? next() : json(req, res, next)));
   app.use(searchByGet);
   app.use((req, _res, next) => {
     if (isArtifactUpload(req)) {
       req.headers["content-type"] = "application/octet-stream";
     } else if (req.method !== "GET") {
-      // An empty body counts as {}; a parsed body is JSON whatever its Content-Type said.
+      // An empty body counts as {}; a parsed body is JSON whatever its Content-Type said. A null
+      // field is an absent one, as in MLflow (protobuf's JSON mapping).
       if (req.body === undefined || req.body === null) req.body = {};
+      else dropNullFields(req.body);
       req.headers["content-type"] = "application/json";
     }
     next();

@@ -1,6 +1,7 @@
 import type { ErrorRequestHandler, RequestHandler } from "express";
 import { invalidValue, missingValue, TrackerError, wrongType, type ErrorCode } from "../core/errors.js";
 import { STATUS_OF_CODE, type ErrorBody } from "./error-body.js";
+import { floatLiteralAt } from "./request-body.js";
 import { originOf } from "./request-origin.js";
 
 interface ValidatorErrorItem {
@@ -113,9 +114,12 @@ function validatorMessage(err: HttpLikeError, req: Parameters<ErrorRequestHandle
   }
   const field = pathText(segments) || "request";
   const value = valueAt(root, segments);
-  if (kind === "type") return wrongType(field, value).message;
-  // A model version is decimal digits (ModelVersionNumber); MLflow's words for anything else.
-  if (kind === "pattern" && segments[segments.length - 1] === "version") return "Model version must be an integer";
+  if (kind === "type")
+    return wrongType(field, value, source === "body" ? floatLiteralAt(req, segments) : undefined).message;
+  // A model version is decimal digits (ModelVersionNumber); MLflow's words for anything else, a
+  // value too long to be one included ("something not correct" is 21 characters).
+  if ((kind === "pattern" || kind === "maxLength") && segments[segments.length - 1] === "version")
+    return "Model version must be an integer";
   const tooLong = /must NOT have more than (\d+) characters/.exec(message);
   if (tooLong) return `'${field}' exceeds the maximum length of ${tooLong[1]} characters`;
   if (kind === "maximum" || kind === "minimum" || kind === "exclusiveMaximum" || kind === "exclusiveMinimum")

@@ -1,24 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { apiAt, call, startTestServer, testDatabases, type Api, type TestServer } from "@tracker/testing";
+import { beforeAll, describe, expect, it } from "vitest";
+import { apiAt, call, testDatabases, useTestServer } from "@tracker/testing";
 
 /**
  * MLflow's own words for client mistakes, in every namespace, and MLflow 2.x's value limits
  * through MLflow's paths (revision C's documented limits through tracker's).
  */
 describe.each(testDatabases())("MLflow's messages and limits on %s", (kind) => {
-  let server: TestServer;
-  let mlflow: Api;
-  let tracker: Api;
+  const suite = useTestServer(kind);
+  const mlflow = apiAt(() => suite.url, "2.0/mlflow");
+  const tracker = suite.api;
   let runId: string;
   beforeAll(async () => {
-    server = await startTestServer(kind);
-    mlflow = apiAt(server.url, "2.0/mlflow");
-    tracker = apiAt(server.url, "2.0/tracker");
     runId = (await mlflow.post<{ run: { info: { run_id: string } } }>("runs/create", { experiment_id: "0" })).body.run
       .info.run_id;
-  });
-  afterAll(async () => {
-    await server?.dispose();
   });
 
   const expectMessage = (res: { status: number; body: unknown }, status: number, message: string) => {
@@ -88,7 +82,7 @@ describe.each(testDatabases())("MLflow's messages and limits on %s", (kind) => {
       "/ajax-api/2.0/mlflow/nope",
       "/api/2.0/tracker/nope",
     ]) {
-      expect(await call(server.url, "POST", path, {})).toMatchObject({
+      expect(await call(suite.url, "POST", path, {})).toMatchObject({
         status: 404,
         body: { error_code: "ENDPOINT_NOT_FOUND", message: `No operation at POST ${path}` },
       });

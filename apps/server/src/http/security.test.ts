@@ -8,10 +8,9 @@ import {
   errorAnswerProblems,
   leaksIn,
   sendRaw,
-  startTestServer,
   testDatabases,
   type RawAnswer,
-  type TestServer,
+  useTestServer,
 } from "@tracker/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../config/config.js";
@@ -22,7 +21,7 @@ import { tokensMatch } from "./security.js";
 
 /**
  * The error handler never shows a stack trace or SQL, and the optional bearer token
- * (TRACKER_AUTH_TOKEN) never reaches the log. (The black-box security suite is apps/reliability.)
+ * (TRACKER_AUTH_TOKEN) never reaches the log. (The black-box security suite is tooling/reliability.)
  */
 
 describe("error bodies carry no stack trace and no SQL", () => {
@@ -112,12 +111,11 @@ describe("error bodies carry no stack trace and no SQL", () => {
 
 describe.each(testDatabases())("optional bearer-token authentication (%s)", (kind) => {
   const TOKEN = "s3cret-Token_with.chars~";
-  let server: TestServer;
+  const suite = useTestServer(kind, { authToken: TOKEN });
   let logged = "";
   let loggingServer: http.Server | undefined;
   let loggingUrl = "";
   beforeAll(async () => {
-    server = await startTestServer(kind, { authToken: TOKEN });
     // The same app with a logger we can read, to prove the token never reaches the log.
     const sink = new Writable({
       write(chunk, _enc, done) {
@@ -125,9 +123,9 @@ describe.each(testDatabases())("optional bearer-token authentication (%s)", (kin
         done();
       },
     });
-    const config = loadConfig({}, { dataDir: server.dataDir, authToken: TOKEN, logLevel: "debug" });
+    const config = loadConfig({}, { dataDir: suite.server.dataDir, authToken: TOKEN, logLevel: "debug" });
     const app = createApp({
-      services: { knex: server.database.knex, databaseKind: server.database.kind, config },
+      services: { knex: suite.server.database.knex, databaseKind: suite.server.database.kind, config },
       logger: pino({ level: "debug" }, sink),
       handlers,
     });
@@ -137,14 +135,13 @@ describe.each(testDatabases())("optional bearer-token authentication (%s)", (kin
   });
   afterAll(async () => {
     await new Promise<void>((resolve) => (loggingServer ? loggingServer.close(() => resolve()) : resolve()));
-    await server?.dispose();
   });
 
   const expect401 = (answer: RawAnswer, what: string) => {
     expect(answer.status, `${what}: ${answer.text}`).toBe(401);
     expect(errorAnswerProblems(answer)).toEqual([]);
     expect(JSON.parse(answer.text).error_code).toBe("UNAUTHENTICATED");
-    expect(answer.headers.get("www-authenticate")).toMatch(/^Bearer realm="tracker"/);
+    expect(answer.headers["www-authenticate"]).toMatch(/^Bearer realm="tracker"/);
   };
 
   it("refuses requests without the token, or with another one, with 401 UNAUTHENTICATED", async () => {
@@ -171,7 +168,7 @@ describe.each(testDatabases())("optional bearer-token authentication (%s)", (kin
     ];
     for (const [method, p] of paths) {
       for (const headers of wrong) {
-        const answer = await sendRaw(server.url, method, p, method === "POST" ? "{}" : undefined, headers);
+        const answer = await sendRaw(suite.url, method, p, method === "POST" ? "{}" : undefined, headers);
         expect401(answer, `${method} ${p} ${JSON.stringify(headers)}`);
       }
     }
@@ -179,7 +176,7 @@ describe.each(testDatabases())("optional bearer-token authentication (%s)", (kin
 
   it("refuses before reading the body: an unauthenticated body over 1 MB is 401, not 413", async () => {
     const answer = await sendRaw(
-      server.url,
+      suite.url,
       "POST",
       "/api/2.0/tracker/experiments/create",
       JSON.stringify({ name: "x".repeat(1_200_000) }),
@@ -189,20 +186,20 @@ describe.each(testDatabases())("optional bearer-token authentication (%s)", (kin
 
   it("serves requests with the right token (scheme case-insensitive), and /health without one", async () => {
     for (const scheme of ["Bearer", "bearer", "BEARER"]) {
-      const answer = await sendRaw(server.url, "GET", "/api/2.0/tracker/experiments/get?experiment_id=0", undefined, {
+      const answer = await sendRaw(suite.url, "GET", "/api/2.0/tracker/experiments/get?experiment_id=0", undefined, {
         authorization: `${scheme} ${TOKEN}`,
       });
       expect(answer.status, answer.text).toBe(200);
     }
     const created = await call(
-      server.url,
+      suite.url,
       "POST",
       "/ajax-api/2.0/mlflow/experiments/create",
       { name: "with token" },
       { authorization: `Bearer ${TOKEN}` },
     );
     expect(created.status).toBe(200);
-    const health = await sendRaw(server.url, "GET", "/health");
+    const health = await sendRaw(suite.url, "GET", "/health");
     expect(health.status).toBe(200);
     expect(JSON.parse(health.text)).toMatchObject({ status: "ok" });
   });

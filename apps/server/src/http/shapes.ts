@@ -1,6 +1,6 @@
 import type { ExperimentRecord, KeyValue, MetricRecord, RunInfoRecord, RunRecord } from "../core/model.js";
 import { doubleOut } from "../core/values.js";
-import { systemTags } from "../core/system-tags.js";
+import { STORED_TAGS, swapTagsNamespace } from "../domain/system-tags.js";
 import type { Revision } from "./revisions.js";
 
 /**
@@ -30,7 +30,10 @@ export function metricOut(revision: Revision, m: MetricRecord) {
 
 const SOURCE_TYPES = new Set(["NOTEBOOK", "JOB", "PROJECT", "LOCAL", "UNKNOWN"]);
 
-/** RunInfo of a revision; the preview shape needs the run's tags (A carries them in RunInfo). */
+/**
+ * RunInfo of a revision; the preview shape needs the run's tags as stored (A carries them in
+ * RunInfo, with their system tags in the request's namespace: see core/system-tags.ts).
+ */
 export function runInfoOut(revision: Revision, info: RunInfoRecord, tags: KeyValue[], namespace: string) {
   const endTime = info.endTime === null ? {} : { end_time: info.endTime };
   if (!isPreview(revision)) {
@@ -47,7 +50,7 @@ export function runInfoOut(revision: Revision, info: RunInfoRecord, tags: KeyVal
       lifecycle_stage: info.lifecycleStage,
     };
   }
-  const names = systemTags(namespace);
+  const names = STORED_TAGS;
   const tag = (key: string) => tags.find((t) => t.key === key)?.value;
   const sourceType = tag(names.sourceType);
   const optional = (field: string, value: string | undefined) => (value === undefined ? {} : { [field]: value });
@@ -63,13 +66,16 @@ export function runInfoOut(revision: Revision, info: RunInfoRecord, tags: KeyVal
     ...endTime,
     ...optional("source_version", tag(names.sourceVersion)),
     ...optional("entry_point_name", tag(names.entryPoint)),
-    tags,
+    tags: swapTagsNamespace(namespace, tags),
     artifact_uri: info.artifactUri,
     lifecycle_stage: info.lifecycleStage,
   };
 }
 
-/** A whole run: C reports the latest metric by timestamp, A/B the last logged one. */
+/**
+ * A whole run: C reports the latest metric by timestamp, A/B the last logged one. System tags are
+ * presented in `namespace` (the request's).
+ */
 export function runOut(revision: Revision, run: RunRecord, namespace: string) {
   const metrics = isPreview(revision) ? run.lastLoggedMetrics : run.latestMetrics;
   return {
@@ -77,7 +83,7 @@ export function runOut(revision: Revision, run: RunRecord, namespace: string) {
     data: {
       metrics: metrics.map((m) => metricOut(revision, m)),
       params: run.params,
-      tags: run.tags,
+      tags: swapTagsNamespace(namespace, run.tags),
     },
   };
 }

@@ -2,8 +2,8 @@ import fs from "node:fs";
 import http from "node:http";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestServer, type TestServer } from "@tracker/testing";
+import { afterAll, describe, expect, it } from "vitest";
+import { startTestServer, useTestServer } from "@tracker/testing";
 import { namesHtml, WEB_UI_CSP } from "./web-ui.js";
 
 /** A stand-in for the built UI (apps/web/dist): an index with the namespace placeholder and one asset. */
@@ -20,19 +20,11 @@ function fakeBuild(): string {
 }
 
 describe("the web UI at /", () => {
-  let server: TestServer;
-  let mlflow: TestServer;
-  let secured: TestServer;
   const webDir = fakeBuild();
-  beforeAll(async () => {
-    [server, mlflow, secured] = await Promise.all([
-      startTestServer("pglite", { webDir }),
-      startTestServer("pglite", { webDir, namespace: "mlflow" }),
-      startTestServer("pglite", { webDir, authToken: "s3cret" }),
-    ]);
-  });
-  afterAll(async () => {
-    await Promise.all([server?.dispose(), mlflow?.dispose(), secured?.dispose()]);
+  const server = useTestServer("pglite", { webDir });
+  const mlflow = useTestServer("pglite", { webDir, namespace: "mlflow" });
+  const secured = useTestServer("pglite", { webDir, authToken: "s3cret" });
+  afterAll(() => {
     fs.rmSync(webDir, { recursive: true, force: true });
   });
 

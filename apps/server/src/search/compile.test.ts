@@ -3,7 +3,8 @@ import { TrackerError } from "../errors.js";
 import type { FilterAst } from "./ast.js";
 import { compileExperimentFilter } from "./experiment-search.js";
 import { parseExperimentFilter, parseRunFilter } from "./filter-parser.js";
-import { decodePageToken, encodePageToken, keysetCondition, type SortColumn } from "./keyset.js";
+import { keysetCondition, type SortColumn } from "./keyset.js";
+import { decodePageToken, encodePageToken } from "./page-token.js";
 import { compileRunFilter, runSortColumns } from "./run-search.js";
 
 const compile = (filter: string) => {

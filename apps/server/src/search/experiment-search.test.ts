@@ -1,9 +1,10 @@
 import type { Knex } from "knex";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { TrackerError } from "../errors.js";
-import type { ViewType } from "./search-options.js";
-import { startTestServer, testDatabases, type TestServer } from "@tracker/testing";
+import type { ViewType } from "../domain/records.js";
+import { testDatabases, useTestServer } from "@tracker/testing";
 import { searchExperiments, type ExperimentSearchOptions } from "./experiment-search.js";
+import { parseExperimentFilter } from "./filter-parser.js";
 import { searchRuns } from "./run-search.js";
 
 interface ExperimentFixture {
@@ -35,12 +36,11 @@ async function rejection(fn: () => Promise<unknown>): Promise<TrackerError> {
 }
 
 describe.each(testDatabases())("searchExperiments on %s", (kind) => {
-  let server: TestServer;
+  const suite = useTestServer(kind);
   let knex: Knex;
 
   beforeAll(async () => {
-    server = await startTestServer(kind);
-    knex = server.database.knex;
+    knex = suite.server.database.knex;
     await knex("experiments").insert(
       FIXTURE.map((e) => ({
         experiment_id: e.id,
@@ -56,12 +56,14 @@ describe.each(testDatabases())("searchExperiments on %s", (kind) => {
     );
     await knex("experiment_tags").insert(tags);
   });
-  afterAll(async () => {
-    await server?.dispose();
-  });
 
   const ids = async (filter: string | undefined, options: Partial<ExperimentSearchOptions> = {}) => {
-    const result = await searchExperiments(knex, { filter, viewType: "ACTIVE_ONLY", maxResults: 100, ...options });
+    const result = await searchExperiments(knex, {
+      filter: parseExperimentFilter(filter),
+      viewType: "ACTIVE_ONLY",
+      maxResults: 100,
+      ...options,
+    });
     expect(result.nextPageToken).toBeUndefined();
     return result.experimentIds;
   };
@@ -131,7 +133,7 @@ describe.each(testDatabases())("searchExperiments on %s", (kind) => {
       let pageToken: string | undefined;
       do {
         const page = await searchExperiments(knex, {
-          filter: "name != 'Default'",
+          filter: parseExperimentFilter("name != 'Default'"),
           orderBy,
           viewType: "ACTIVE_ONLY",
           maxResults: 1,
@@ -162,7 +164,7 @@ describe.each(testDatabases())("searchExperiments on %s", (kind) => {
     let pageToken: string | undefined;
     do {
       const page = await searchExperiments(knex, {
-        filter: "name LIKE 'bulk-%'",
+        filter: parseExperimentFilter("name LIKE 'bulk-%'"),
         viewType: "ACTIVE_ONLY",
         maxResults: 50,
         pageToken,
@@ -178,9 +180,9 @@ describe.each(testDatabases())("searchExperiments on %s", (kind) => {
   it("rejects malformed filters, order_by and page tokens", async () => {
     const base = { viewType: "ACTIVE_ONLY" as ViewType, maxResults: 1 };
     for (const filter of ["metrics.a > 1", "name = ", "name > 'a'", "experiment_id = 'x'"]) {
-      expect((await rejection(() => searchExperiments(knex, { ...base, filter }))).message).toMatch(
-        /^Invalid filter at position \d+: /,
-      );
+      expect(
+        (await rejection(() => searchExperiments(knex, { ...base, filter: parseExperimentFilter(filter) }))).message,
+      ).toMatch(/^Invalid filter at position \d+: /);
     }
     for (const orderBy of [["tags.team"], ["foo"], ["name DOWN"], ["run_name"]]) {
       expect((await rejection(() => searchExperiments(knex, { ...base, orderBy }))).message).toMatch(
@@ -189,7 +191,11 @@ describe.each(testDatabases())("searchExperiments on %s", (kind) => {
     }
     const first = await searchExperiments(knex, base);
     expect(first.nextPageToken).toBeDefined();
-    for (const options of [{ filter: "name = 'alpha'" }, { orderBy: ["name"] }, { viewType: "ALL" as ViewType }]) {
+    for (const options of [
+      { filter: parseExperimentFilter("name = 'alpha'") },
+      { orderBy: ["name"] },
+      { viewType: "ALL" as ViewType },
+    ]) {
       const error = await rejection(() =>
         searchExperiments(knex, { ...base, ...options, pageToken: first.nextPageToken }),
       );

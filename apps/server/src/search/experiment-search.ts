@@ -13,25 +13,23 @@
  * FileStore both use `order_by or ["creation_time DESC", "experiment_id ASC"]`): newest first.
  * Names sort in the "C" collation (by code point) on every database.
  *
- * Paging: keyset for every order (see keyset.ts); the token is bound to the filter, order_by and
+ * Paging: keyset for every order (see keyset.ts and page-token.ts); the token is bound to the filter, order_by and
  * view type.
  */
 import type { Knex } from "knex";
 import { invalidParameter } from "../errors.js";
-import type { ViewType } from "./search-options.js";
+import type { ViewType } from "../domain/records.js";
 import type { ExperimentAttribute, FilterAst, FilterField, OrderTerm } from "./ast.js";
-import { parseExperimentFilter, parseExperimentOrderBy } from "./filter-parser.js";
+import { parseExperimentOrderBy } from "./filter-parser.js";
 import {
-  decodePageToken,
-  encodePageToken,
   keysetCondition,
   orderByList,
-  queryFingerprint,
   sortKeySelections,
   sortKeysOf,
   type SortColumn,
   type SqlFragment,
 } from "./keyset.js";
+import { decodePageToken, encodePageToken, queryFingerprint } from "./page-token.js";
 import { checkMaxResults, checkViewType, lifecycleStageOf } from "./search-options.js";
 import { bigintComparison, combine, inList, stringComparison, textBinding } from "./sql-fragments.js";
 
@@ -42,8 +40,8 @@ export const MAX_EXPERIMENT_SEARCH_RESULTS = 50_000;
 export const DEFAULT_EXPERIMENT_ORDER: readonly string[] = ["creation_time DESC", "experiment_id ASC"];
 
 export interface ExperimentSearchOptions {
-  /** The filter string as the client sent it (parsed here). */
-  filter?: string;
+  /** A parsed filter (parseExperimentFilter). */
+  filter?: FilterAst;
   orderBy?: readonly string[];
   viewType: ViewType;
   maxResults: number;
@@ -145,7 +143,7 @@ export function experimentSortColumns(terms: readonly OrderTerm[]): SortColumn[]
 export async function searchExperiments(knex: Knex, options: ExperimentSearchOptions): Promise<ExperimentSearchResult> {
   checkMaxResults(options.maxResults, MAX_EXPERIMENT_SEARCH_RESULTS);
   checkViewType(options.viewType);
-  const ast = parseExperimentFilter(options.filter);
+  const ast = options.filter;
   const terms = parseExperimentOrderBy(options.orderBy);
   const filter = ast ? compileExperimentFilter(ast) : undefined;
   const columns = experimentSortColumns(terms);

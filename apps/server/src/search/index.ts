@@ -7,7 +7,7 @@
  *   andedExpressionsToFilter(json)  -> FilterAst | undefined
  *   searchRuns(knex, options)       -> { runIds, nextPageToken? }
  *   searchExperiments(knex, options)-> { experimentIds, nextPageToken? }
- *   parseRegisteredModelFilter / parseModelVersionFilter + compileRegistryFilter (registry searches)
+ *   searchRegisteredModelRows / searchModelVersionRows(knex, options) -> { rows, nextPageToken? }
  */
 export type {
   ExperimentAttribute,
@@ -32,7 +32,15 @@ export {
   RUN_ATTRIBUTES,
 } from "./filter-parser.js";
 export { andedExpressionsToFilter, escapeLike } from "./anded-expressions.js";
-export { compileRegistryFilter } from "./registry-search.js";
+export {
+  compileRegistryFilter,
+  searchModelVersionRows,
+  searchRegisteredModelRows,
+  type ModelSortColumn,
+  type RegistrySearchOptions,
+  type RegistrySearchResult,
+  type VersionSortColumn,
+} from "./registry-search.js";
 export {
   compileRunFilter,
   MAX_RUN_SEARCH_RESULTS,
@@ -50,11 +58,11 @@ export {
   type ExperimentSearchOptions,
   type ExperimentSearchResult,
 } from "./experiment-search.js";
+export type { SortColumn, SortType, SqlFragment } from "./keyset.js";
 export {
+  decodeOffsetToken,
   decodePageToken,
+  encodeOffsetToken,
   encodePageToken,
   queryFingerprint,
-  type SortColumn,
-  type SortType,
-  type SqlFragment,
-} from "./keyset.js";
+} from "./page-token.js";

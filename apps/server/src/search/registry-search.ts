@@ -1,18 +1,151 @@
 /**
- * registered-models/search and model-versions/search filters compiled to SQL, from the same AST as
- * runs and experiments (filter-parser.ts: parseRegisteredModelFilter, parseModelVersionFilter).
- * The store gives the SQL column of each field. As revision C says, `LIKE` and `ILIKE` on a
- * registry field mean "contains": the text is wrapped in `%...%` (`%` and `_` inside stay
- * wildcards).
+ * registered-models/search and model-versions/search (revision C): filters compiled to SQL from
+ * the same AST as runs and experiments (filter-parser.ts: parseRegisteredModelFilter,
+ * parseModelVersionFilter), order_by columns (order-by.ts), and keyset paging (keyset.ts,
+ * page-token.ts). As revision C says, `LIKE` and `ILIKE` on a registry field mean "contains": the
+ * text is wrapped in `%...%` (`%` and `_` inside stay wildcards).
+ *
+ * Column expressions come only from the fixed tables below; every value from the request is a bind
+ * parameter. Text sort columns compare with the "C" collation, so the order (and keyset paging) is
+ * the same on every database. A page token is bound to the search's scope (e.g.
+ * `registered-models/search` or `registered-models/list`) and its order.
  */
+import type { Knex } from "knex";
 import { invalidParameter } from "../errors.js";
+import type { ModelVersionRow, RegisteredModelRow } from "../store/registry/rows.js";
 import type { FilterAst, RegistryAttribute } from "./ast.js";
-import type { SqlFragment } from "./keyset.js";
+import {
+  keysetCondition,
+  orderByList,
+  sortKeySelections,
+  sortKeysOf,
+  type SortColumn,
+  type SortType,
+  type SqlFragment,
+} from "./keyset.js";
+import { orderSignature, parseOrderBy, withTieBreaks, type SortKey } from "./order-by.js";
+import { decodePageToken, encodePageToken, queryFingerprint } from "./page-token.js";
 import { combine, stringComparison } from "./sql-fragments.js";
 
-export function compileRegistryFilter<Field extends RegistryAttribute>(
+/** What one registry search may order by and filter on, and the SQL of each. */
+interface RegistrySearchSpec<Column extends string> {
+  table: string;
+  /** The order_by columns, in the order messages list them: their SQL and type. */
+  sortColumns: Readonly<Record<Column, { sql: string; type: SortType }>>;
+  /** Other names of sort columns. */
+  aliases?: Readonly<Record<string, Column>>;
+  /** Appended to the user's order (when the user did not name their column), so that every order is total. */
+  tieBreaks: readonly SortKey<Column>[];
+  /** The SQL column of each filter field. */
+  filterColumns: Readonly<Partial<Record<RegistryAttribute, string>>>;
+}
+
+export type ModelSortColumn = "name" | "last_updated_timestamp";
+
+/** Ties are broken by name ascending; names are unique, so this makes the order total. */
+const REGISTERED_MODELS: RegistrySearchSpec<ModelSortColumn> = {
+  table: "registered_models",
+  sortColumns: {
+    name: { sql: `"name" COLLATE "C"`, type: "text" },
+    last_updated_timestamp: { sql: `"last_updated_timestamp"`, type: "bigint" },
+  },
+  tieBreaks: [{ column: "name", ascending: true }],
+  filterColumns: { name: `"name"` },
+};
+
+export type VersionSortColumn = "name" | "version" | "stage" | "last_updated_timestamp" | "creation_timestamp";
+
+/**
+ * MLflow 2.x's clients sort versions by `version_number`. Ties: last_updated_timestamp descending,
+ * name ascending, version descending ((name, version) is unique).
+ */
+const MODEL_VERSIONS: RegistrySearchSpec<VersionSortColumn> = {
+  table: "model_versions",
+  sortColumns: {
+    name: { sql: `"name" COLLATE "C"`, type: "text" },
+    version: { sql: `"version"`, type: "integer" },
+    stage: { sql: `"current_stage" COLLATE "C"`, type: "text" },
+    last_updated_timestamp: { sql: `"last_updated_timestamp"`, type: "bigint" },
+    creation_timestamp: { sql: `"creation_timestamp"`, type: "bigint" },
+  },
+  aliases: { version_number: "version" },
+  tieBreaks: [
+    { column: "last_updated_timestamp", ascending: false },
+    { column: "name", ascending: true },
+    { column: "version", ascending: false },
+  ],
+  filterColumns: { name: `"name"`, run_id: `"run_id"`, source_path: `"source"` },
+};
+
+export interface RegistrySearchOptions {
+  /** What the page token is bound to, e.g. `registered-models/search`. */
+  scope: string;
+  /** The parsed filter (none: every row). */
+  filter?: FilterAst;
+  /** order_by items as the client sent them, e.g. `name DESC`. */
+  orderBy?: readonly string[];
+  /** Checked by the caller. */
+  maxResults: number;
+  pageToken?: string;
+}
+
+export interface RegistrySearchResult<Row> {
+  rows: Row[];
+  /** Present only when more rows follow. */
+  nextPageToken?: string;
+}
+
+async function searchRegistry<Row, Column extends string>(
+  knex: Knex,
+  spec: RegistrySearchSpec<Column>,
+  options: RegistrySearchOptions,
+): Promise<RegistrySearchResult<Row>> {
+  const names = Object.keys(spec.sortColumns) as Column[];
+  const order = withTieBreaks(parseOrderBy(options.orderBy ?? [], names, spec.aliases), spec.tieBreaks);
+  const columns: SortColumn[] = order.map((key) => ({ ...spec.sortColumns[key.column], descending: !key.ascending }));
+  const fingerprint = queryFingerprint(options.scope, null);
+  const signature = orderSignature(order);
+  const cursor = options.pageToken ? decodePageToken(options.pageToken, fingerprint, columns, signature) : undefined;
+
+  const query = knex(spec.table).select(`${spec.table}.*`, knex.raw(sortKeySelections(columns).join(", ")));
+  if (options.filter) {
+    const where = compileRegistryFilter(options.filter, spec.filterColumns);
+    query.whereRaw(where.sql, where.bindings);
+  }
+  if (cursor) {
+    const after = keysetCondition(columns, cursor);
+    query.whereRaw(after.sql, after.bindings);
+  }
+  query.orderByRaw(orderByList(columns)).limit(options.maxResults + 1);
+  const rows = (await query) as Array<Row & Record<string, unknown>>;
+  const page = rows.slice(0, options.maxResults);
+  if (rows.length <= options.maxResults) return { rows: page };
+  return {
+    rows: page,
+    nextPageToken: encodePageToken(fingerprint, sortKeysOf(page[page.length - 1], columns), signature),
+  };
+}
+
+/** One page of registered_models rows (with extra sort-key columns k0..kn, which the records ignore). */
+export function searchRegisteredModelRows(
+  knex: Knex,
+  options: RegistrySearchOptions,
+): Promise<RegistrySearchResult<RegisteredModelRow>> {
+  return searchRegistry(knex, REGISTERED_MODELS, options);
+}
+
+/** One page of model_versions rows (with extra sort-key columns k0..kn, which the records ignore). */
+export function searchModelVersionRows(
+  knex: Knex,
+  options: RegistrySearchOptions,
+): Promise<RegistrySearchResult<ModelVersionRow>> {
+  return searchRegistry(knex, MODEL_VERSIONS, options);
+}
+
+/** Compiles a registry filter AST to a boolean SQL expression over the fields' columns. */
+export function compileRegistryFilter(
   ast: FilterAst,
-  columns: Readonly<Record<Field, string>>,
+  columns: Readonly<Partial<Record<RegistryAttribute, string>>>,
 ): SqlFragment {
   switch (ast.type) {
     case "and":
@@ -26,7 +159,7 @@ export function compileRegistryFilter<Field extends RegistryAttribute>(
       return { sql: `NOT (${inner.sql})`, bindings: inner.bindings };
     }
     case "string": {
-      const key = ast.field.key as Field;
+      const key = ast.field.key as RegistryAttribute;
       const column = ast.field.entity === "attribute" && Object.hasOwn(columns, key) ? columns[key] : undefined;
       if (!column) throw invalidParameter(`Invalid filter: '${String(ast.field.key)}' cannot be searched here`);
       const contains =

@@ -1,8 +1,8 @@
 import type { Knex } from "knex";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { TrackerError } from "../errors.js";
-import type { ViewType } from "./search-options.js";
-import { startTestServer, testDatabases, type TestServer } from "@tracker/testing";
+import type { ViewType } from "../domain/records.js";
+import { testDatabases, useTestServer } from "@tracker/testing";
 import { andedExpressionsToFilter } from "./anded-expressions.js";
 import { parseRunFilter } from "./filter-parser.js";
 import { searchRuns, type RunSearchOptions } from "./run-search.js";
@@ -141,18 +141,14 @@ async function rejection(fn: () => Promise<unknown>): Promise<TrackerError> {
 }
 
 describe.each(testDatabases())("searchRuns on %s", (kind) => {
-  let server: TestServer;
+  const suite = useTestServer(kind);
   let knex: Knex;
 
   beforeAll(async () => {
-    server = await startTestServer(kind);
-    knex = server.database.knex;
+    knex = suite.server.database.knex;
     await insertExperiment(knex, 1, "one");
     await insertExperiment(knex, 2, "two");
     await insertRuns(knex, FIXTURE);
-  });
-  afterAll(async () => {
-    await server?.dispose();
   });
 
   const names = async (filter: string, options: Partial<RunSearchOptions> = {}) => {
@@ -505,14 +501,13 @@ describe.each(testDatabases())("searchRuns on %s", (kind) => {
 });
 
 describe.each(testDatabases())("searchRuns paging on %s", (kind) => {
-  let server: TestServer;
+  const suite = useTestServer(kind);
   let knex: Knex;
   const COUNT = 2500;
   const runs: RunFixture[] = [];
 
   beforeAll(async () => {
-    server = await startTestServer(kind);
-    knex = server.database.knex;
+    knex = suite.server.database.knex;
     await insertExperiment(knex, 3, "paging");
     await insertExperiment(knex, 4, "concurrent");
     for (let i = 0; i < COUNT; i++) {
@@ -531,9 +526,6 @@ describe.each(testDatabases())("searchRuns paging on %s", (kind) => {
       });
     }
     await insertRuns(knex, runs);
-  });
-  afterAll(async () => {
-    await server?.dispose();
   });
 
   const byDefault = (x: RunFixture, y: RunFixture) => y.start - x.start || (x.id < y.id ? -1 : x.id > y.id ? 1 : 0);

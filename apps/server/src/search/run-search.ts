@@ -20,26 +20,25 @@
  * is a metric / param / tag, the page is read bucket by bucket (value present, NaN, missing; see
  * bucketedPage), so the database walks the (key, value) index in order and stops at the page size.
  *
- * Paging: keyset for every order (see keyset.ts); the token is bound to the experiment ids,
+ * Paging: keyset for every order (see keyset.ts and page-token.ts); the token is bound to the experiment ids,
  * filter, order_by and view type.
  */
 import type { Knex } from "knex";
 import { invalidParameter } from "../errors.js";
-import type { ViewType } from "./search-options.js";
+import type { ViewType } from "../domain/records.js";
 import type { FilterAst, FilterField, OrderTerm, RunAttribute } from "./ast.js";
 import { parseRunOrderBy } from "./filter-parser.js";
+import { renameFilterTags, renameOrderTags, type TagKeyRename } from "./tag-keys.js";
 import {
-  decodePageToken,
-  encodePageToken,
   keysetCondition,
   orderByList,
-  queryFingerprint,
   sortKeySelections,
   sortKeysOf,
   type SortColumn,
   type SqlFragment,
 } from "./keyset.js";
-import { DATASET_CONTEXT_TAG } from "../core/datasets.js";
+import { decodePageToken, encodePageToken, queryFingerprint } from "./page-token.js";
+import { DATASET_CONTEXT_TAG } from "../domain/system-tags.js";
 import { checkMaxResults, checkViewType, lifecycleStageOf } from "./search-options.js";
 import {
   bigintComparison,
@@ -63,6 +62,8 @@ export interface RunSearchOptions {
   viewType: ViewType;
   maxResults: number;
   pageToken?: string;
+  /** Renames the tag keys of the filter and order_by to their stored names (system tags). */
+  tagKey?: TagKeyRename;
 }
 
 export interface RunSearchResult {
@@ -239,12 +240,15 @@ export async function searchRuns(knex: Knex, options: RunSearchOptions): Promise
   for (const id of experimentIds) {
     if (!Number.isSafeInteger(id) || id < 0) throw invalidParameter(`Invalid experiment id '${String(id)}'`);
   }
-  const terms = parseRunOrderBy(options.orderBy);
-  const filter = options.filter ? compileRunFilter(options.filter) : undefined;
+  const rename = options.tagKey;
+  const parsedTerms = parseRunOrderBy(options.orderBy);
+  const terms = rename ? renameOrderTags(parsedTerms, rename) : parsedTerms;
+  const ast = options.filter && rename ? renameFilterTags(options.filter, rename) : options.filter;
+  const filter = ast ? compileRunFilter(ast) : undefined;
   const { columns, joins } = runSortColumns(terms);
   const fingerprint = queryFingerprint("runs", {
     experimentIds,
-    filter: options.filter ?? null,
+    filter: ast ?? null,
     orderBy: terms,
     viewType: options.viewType,
   });

@@ -1,7 +1,6 @@
 /** Checks of the options both searches share. */
 import { invalidParameter, invalidValue } from "../errors.js";
-/** Which entities a search sees by lifecycle stage (core/model.ts re-exports it). */
-export type ViewType = "ACTIVE_ONLY" | "DELETED_ONLY" | "ALL";
+import type { ViewType } from "../domain/records.js";
 
 const LIFECYCLE: Record<ViewType, string | undefined> = {
   ACTIVE_ONLY: "active",

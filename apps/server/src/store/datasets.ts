@@ -1,7 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { Knex } from "knex";
-import type { DatasetInputRecord, DatasetRecord } from "../core/datasets.js";
-import type { KeyValue } from "../core/model.js";
+import type { DatasetInputRecord, DatasetRecord, KeyValue } from "../domain/records.js";
 
 /** SQL for datasets and run inputs (db/migrations/0004_aliases_datasets.ts). */
 
@@ -99,4 +98,35 @@ export async function runInputsOf(db: Knex, runIds: readonly string[]): Promise<
     out.set(row.run_uuid, list);
   }
   return out;
+}
+
+/** One (experiment, dataset name, digest, input context) of experiments/search-datasets. */
+export interface DatasetSummaryRow {
+  experiment_id: number;
+  name: string;
+  digest: string;
+  context: string | null;
+}
+
+/**
+ * The distinct (experiment, name, digest, context tag) of the inputs of the runs of experiments,
+ * ordered, at most `limit`.
+ */
+export async function datasetSummaries(
+  db: Knex,
+  experimentIds: readonly number[],
+  contextTag: string,
+  limit: number,
+): Promise<DatasetSummaryRow[]> {
+  const result = await db.raw(
+    `SELECT DISTINCT d.experiment_id, d.name, d.digest, t.value AS context
+       FROM datasets d
+       JOIN run_inputs i ON i.dataset_uuid = d.dataset_uuid
+       LEFT JOIN run_input_tags t ON t.run_uuid = i.run_uuid AND t.dataset_uuid = i.dataset_uuid AND t.key = ?
+      WHERE d.experiment_id IN (${experimentIds.map(() => "?").join(", ")})
+      ORDER BY d.experiment_id, d.name, d.digest, context NULLS FIRST
+      LIMIT ?`,
+    [contextTag, ...experimentIds, limit],
+  );
+  return (result.rows as DatasetSummaryRow[]).map((row) => ({ ...row, experiment_id: Number(row.experiment_id) }));
 }

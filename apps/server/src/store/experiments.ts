@@ -1,5 +1,5 @@
 import type { Knex } from "knex";
-import type { ExperimentRecord, KeyValue } from "../core/model.js";
+import type { ExperimentRecord, KeyValue } from "../domain/records.js";
 import { preparedFor } from "./prepared.js";
 import { toExperiment, type ExperimentRow } from "./rows.js";
 
@@ -44,6 +44,15 @@ export async function insertExperiment(
  * locked first (as the transaction this replaces did). Returns the experiment's lifecycle stage
  * (undefined: no such experiment); nothing is written unless it is active.
  */
+/** Creates the experiment `Default` (id 0) unless it exists. */
+export async function insertDefaultExperiment(db: Knex, artifactLocation: string, now: number): Promise<void> {
+  await db.raw(
+    `INSERT INTO experiments (experiment_id, name, artifact_location, lifecycle_stage, creation_time, last_update_time)
+     VALUES (0, 'Default', ?, 'active', ?, ?) ON CONFLICT DO NOTHING`,
+    [artifactLocation, now, now],
+  );
+}
+
 export async function setExperimentTag(db: Knex, id: number, tag: KeyValue, now: number): Promise<string | undefined> {
   const active = "EXISTS (SELECT 1 FROM experiment WHERE lifecycle_stage = 'active')";
   const query = db.raw(
@@ -58,6 +67,30 @@ export async function setExperimentTag(db: Knex, id: number, tag: KeyValue, now:
   );
   const result = await preparedFor(query, "tracker_set_experiment_tag");
   return (result.rows as Array<{ lifecycle_stage: string }>)[0]?.lifecycle_stage;
+}
+
+/**
+ * Deletes an active experiment's tag in one statement, the experiment's row locked first. Returns
+ * the experiment's lifecycle stage (undefined: no such experiment) and whether a tag was removed;
+ * nothing is removed unless the experiment is active.
+ */
+export async function deleteExperimentTag(
+  db: Knex,
+  id: number,
+  key: string,
+): Promise<{ stage: string | undefined; removed: boolean }> {
+  const result = await db.raw(
+    `WITH experiment AS (SELECT lifecycle_stage FROM experiments WHERE experiment_id = ? FOR UPDATE),
+     removed AS (
+       DELETE FROM experiment_tags WHERE experiment_id = ? AND key = ?
+          AND EXISTS (SELECT 1 FROM experiment WHERE lifecycle_stage = 'active')
+       RETURNING 1
+     )
+     SELECT (SELECT lifecycle_stage FROM experiment) AS lifecycle_stage, (SELECT count(*)::int FROM removed) AS removed`,
+    [id, id, key],
+  );
+  const row = (result.rows as Array<{ lifecycle_stage: string | null; removed: number }>)[0];
+  return { stage: row?.lifecycle_stage ?? undefined, removed: (row?.removed ?? 0) > 0 };
 }
 
 /**

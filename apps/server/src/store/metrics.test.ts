@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
-import type { MetricRecord } from "../core/model.js";
+import type { MetricRecord } from "../domain/records.js";
 import { testDatabases, trackingApi, useTestServer } from "@tracker/testing";
 import { insertMetrics, metricHistoryPages } from "./runs.js";
 

@@ -5,7 +5,7 @@ import type {
   MetricRecord,
   RunInfoRecord,
   RunStatus,
-} from "../core/model.js";
+} from "../domain/records.js";
 
 /** Row shapes of the tables (db/migrations) and their mapping to core records. */
 export interface ExperimentRow {

@@ -1,5 +1,5 @@
 import type { Knex } from "knex";
-import type { KeyValue } from "../core/model.js";
+import type { KeyValue } from "../domain/records.js";
 import { preparedFor } from "./prepared.js";
 import type { RunRow } from "./rows.js";
 

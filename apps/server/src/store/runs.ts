@@ -1,5 +1,5 @@
 import type { Knex } from "knex";
-import type { KeyValue, MetricRecord, RunRecord } from "../core/model.js";
+import type { KeyValue, MetricRecord, RunRecord } from "../domain/records.js";
 import { ROLLUP_UPSERT_CTES } from "./metric-rollups.js";
 import { preparedFor } from "./prepared.js";
 import { toMetric, toRunInfo, type RunRow } from "./rows.js";

@@ -1,12 +1,12 @@
 import type { Knex } from "knex";
-import { parseModelVersionFilter } from "../../search/index.js";
+import { parseModelVersionFilter, searchModelVersionRows } from "../../search/index.js";
+import { checkMaxResults } from "../../search/search-options.js";
 import { nowMs } from "../clock.js";
-import { invalidParameter, invalidValue } from "../errors.js";
+import { invalidParameter } from "../errors.js";
 import type { KeyValue, Page } from "../model.js";
 import type { Services } from "../services.js";
 import * as store from "../../store/registry/model-versions.js";
 import { findRegisteredModelRow, updateRegisteredModelRow } from "../../store/registry/registered-models.js";
-import { searchModelVersionRows, versionSortValue } from "../../store/registry/search.js";
 import { checkedTags, checkTag, checkTagKey, checkText } from "./checks.js";
 import {
   ACTIVE_STAGES,
@@ -16,9 +16,6 @@ import {
   versionNotFound,
   type ModelVersionRecord,
 } from "./model.js";
-import { orderSignature, parseOrderBy, withTieBreaks } from "./order-by.js";
-import { decodeKeysetToken, encodeKeysetToken } from "./page-token.js";
-import { VERSION_SORT_ALIASES, VERSION_SORT_COLUMNS, VERSION_SORT_TYPES, VERSION_TIE_BREAKS } from "./search.js";
 
 /**
  * Model versions (revision C). Numbers come from the model row's next_version counter, taken with
@@ -194,36 +191,14 @@ export async function searchModelVersions(
   query: ModelVersionSearch,
 ): Promise<Page<ModelVersionRecord>> {
   const maxResults = query.maxResults ?? VERSION_SEARCH_LIMITS.defaultMaxResults;
-  if (!Number.isSafeInteger(maxResults) || maxResults < 1 || maxResults > VERSION_SEARCH_LIMITS.maxResults) {
-    throw invalidValue("max_results", maxResults);
-  }
+  checkMaxResults(maxResults, VERSION_SEARCH_LIMITS.maxResults);
   if (query.filter !== undefined) checkText("filter", query.filter);
-  const filter = parseModelVersionFilter(query.filter);
-  const order = withTieBreaks(
-    parseOrderBy(query.orderBy ?? [], VERSION_SORT_COLUMNS, VERSION_SORT_ALIASES),
-    VERSION_TIE_BREAKS,
-  );
-  const signature = orderSignature(order);
-  const scope = "model-versions/search";
-  const after = query.pageToken
-    ? decodeKeysetToken(
-        query.pageToken,
-        scope,
-        signature,
-        order.map((k) => VERSION_SORT_TYPES[k.column]),
-      )
-    : undefined;
-
-  const rows = await searchModelVersionRows(services.knex, { filter, order, after, limit: maxResults + 1 });
-  const pageRows = rows.slice(0, maxResults);
-  const last = pageRows[pageRows.length - 1];
-  const nextPageToken =
-    rows.length > maxResults
-      ? encodeKeysetToken(
-          scope,
-          signature,
-          order.map((k) => versionSortValue(last, k.column)),
-        )
-      : undefined;
-  return { items: await store.withVersionTags(services.knex, pageRows), nextPageToken };
+  const { rows, nextPageToken } = await searchModelVersionRows(services.knex, {
+    scope: "model-versions/search",
+    filter: parseModelVersionFilter(query.filter),
+    orderBy: query.orderBy,
+    maxResults,
+    pageToken: query.pageToken,
+  });
+  return { items: await store.withVersionTags(services.knex, rows), nextPageToken };
 }

@@ -1,18 +1,15 @@
 import type { Knex } from "knex";
-import { parseRegisteredModelFilter } from "../../search/index.js";
+import { parseRegisteredModelFilter, searchRegisteredModelRows } from "../../search/index.js";
+import { checkMaxResults } from "../../search/search-options.js";
 import { nowMs } from "../clock.js";
-import { alreadyExists, invalidValue } from "../errors.js";
+import { alreadyExists } from "../errors.js";
 import type { KeyValue, Page } from "../model.js";
 import type { Services } from "../services.js";
 import { isUniqueViolation } from "../../store/unique-violation.js";
 import * as store from "../../store/registry/registered-models.js";
 import { latestVersionsOf } from "../../store/registry/model-versions.js";
-import { modelSortValue, searchRegisteredModelRows } from "../../store/registry/search.js";
 import { checkedTags, checkModelName, checkTag, checkTagKey, checkText } from "./checks.js";
 import { canonicalStage, modelNotFound, STAGES, type ModelVersionRecord, type RegisteredModelRecord } from "./model.js";
-import { orderSignature, parseOrderBy, withTieBreaks } from "./order-by.js";
-import { decodeKeysetToken, encodeKeysetToken } from "./page-token.js";
-import { MODEL_SORT_COLUMNS, MODEL_SORT_TYPES, MODEL_TIE_BREAKS } from "./search.js";
 
 /**
  * Registered models (revision C): create, read, rename, describe, tag, delete, list and search.
@@ -147,35 +144,16 @@ export async function searchRegisteredModels(
   operation = "search",
 ): Promise<Page<RegisteredModelRecord>> {
   const maxResults = query.maxResults ?? MODEL_SEARCH_LIMITS.defaultMaxResults;
-  if (!Number.isSafeInteger(maxResults) || maxResults < 1 || maxResults > MODEL_SEARCH_LIMITS.maxResults) {
-    throw invalidValue("max_results", maxResults);
-  }
+  checkMaxResults(maxResults, MODEL_SEARCH_LIMITS.maxResults);
   if (query.filter !== undefined) checkText("filter", query.filter);
-  const filter = parseRegisteredModelFilter(query.filter);
-  const order = withTieBreaks(parseOrderBy(query.orderBy ?? [], MODEL_SORT_COLUMNS), MODEL_TIE_BREAKS);
-  const signature = orderSignature(order);
-  const scope = `registered-models/${operation}`;
-  const after = query.pageToken
-    ? decodeKeysetToken(
-        query.pageToken,
-        scope,
-        signature,
-        order.map((k) => MODEL_SORT_TYPES[k.column]),
-      )
-    : undefined;
-
-  const rows = await searchRegisteredModelRows(services.knex, { filter, order, after, limit: maxResults + 1 });
-  const pageRows = rows.slice(0, maxResults);
-  const last = pageRows[pageRows.length - 1];
-  const nextPageToken =
-    rows.length > maxResults
-      ? encodeKeysetToken(
-          scope,
-          signature,
-          order.map((k) => modelSortValue(last, k.column)),
-        )
-      : undefined;
-  return { items: await store.withModelDetails(services.knex, pageRows), nextPageToken };
+  const { rows, nextPageToken } = await searchRegisteredModelRows(services.knex, {
+    scope: `registered-models/${operation}`,
+    filter: parseRegisteredModelFilter(query.filter),
+    orderBy: query.orderBy,
+    maxResults,
+    pageToken: query.pageToken,
+  });
+  return { items: await store.withModelDetails(services.knex, rows), nextPageToken };
 }
 
 /** registered-models/list (deprecated): every model by name ascending, paged. */

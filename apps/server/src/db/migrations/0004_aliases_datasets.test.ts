@@ -1,18 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestServer, testDatabases, type TestServer } from "@tracker/testing";
+import { describe, expect, it } from "vitest";
+import { testDatabases, useTestServer } from "@tracker/testing";
 
 /** The rules of 0004 live in the database: they hold even for writes that bypass the core. */
 describe.each(testDatabases())("0004_aliases_datasets constraints on %s", (kind) => {
-  let server: TestServer;
-  beforeAll(async () => {
-    server = await startTestServer(kind);
-  });
-  afterAll(async () => {
-    await server?.dispose();
-  });
+  const suite = useTestServer(kind);
 
   it("keeps one version per alias per model, drops aliases with their version, and follows a rename", async () => {
-    const db = server.database.knex;
+    const db = suite.server.database.knex;
     await db("registered_models").insert({
       name: "m",
       creation_timestamp: 1,
@@ -45,7 +39,7 @@ describe.each(testDatabases())("0004_aliases_datasets constraints on %s", (kind)
   });
 
   it("stores a dataset once per (experiment, name, digest)", async () => {
-    const db = server.database.knex;
+    const db = suite.server.database.knex;
     const row = { experiment_id: 0, name: "iris", digest: "d1", source_type: "local", source: "{}" };
     await db("datasets").insert({ ...row, dataset_uuid: "a".repeat(32) });
     await expect(db("datasets").insert({ ...row, dataset_uuid: "b".repeat(32) })).rejects.toMatchObject({

@@ -1,5 +1,6 @@
 import * as experiments from "../../core/experiments.js";
 import { runsOfExperiment } from "../../core/runs.js";
+import { tagNamespaceOf } from "../../core/services.js";
 import type { ViewType } from "../../core/model.js";
 import type { HandlerTable } from "../operation-handler.js";
 import { experimentId, keyValues, optionalInt, optionalString, requiredString, stringArray } from "../input.js";
@@ -52,7 +53,7 @@ export const experimentHandlers: HandlerTable = {
     const runs = await runsOfExperiment(services, experiment.experimentId, revision !== "a");
     return {
       experiment: experimentOut(revision, experiment),
-      runs: runs.map((run) => runInfoOut(revision, run.info, run.tags, services.config.namespace)),
+      runs: runs.map((run) => runInfoOut(revision, run.info, run.tags, tagNamespaceOf(services))),
     };
   },
 
@@ -81,6 +82,11 @@ export const experimentHandlers: HandlerTable = {
       key: requiredString(input, "key"),
       value: optionalString(input, "value") ?? "",
     });
+    return {};
+  },
+
+  async deleteExperimentTag({ input, services }) {
+    await experiments.deleteExperimentTag(services, experimentId(input), requiredString(input, "key"));
     return {};
   },
 };

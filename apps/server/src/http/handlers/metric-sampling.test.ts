@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { call, startTestServer, testDatabases, trackingApi, type Api, type TestServer } from "@tracker/testing";
+import { beforeAll, describe, expect, it } from "vitest";
+import { call, testDatabases, useTestServer } from "@tracker/testing";
 
 interface Point {
   key: string;
@@ -10,21 +10,19 @@ interface Point {
 }
 
 describe.each(testDatabases())("metrics/get-history-bulk-interval on %s", (kind) => {
-  let server: TestServer;
-  let api: Api;
+  const suite = useTestServer(kind);
+  const api = suite.api;
   const runs: Record<string, string> = {};
   const BIG = 10_000;
   const bulk = async (query: Record<string, unknown>, prefix = "/api/2.0/tracker") =>
     call<{ metrics: Point[]; error_code?: string; message?: string }>(
-      server.url,
+      suite.url,
       "GET",
       `${prefix}/metrics/get-history-bulk-interval`,
       query,
     );
 
   beforeAll(async () => {
-    server = await startTestServer(kind);
-    api = trackingApi(server.url);
     const exp = await api.post<{ experiment_id: string }>("experiments/create", { name: "sampling" });
     const create = async (name: string) => {
       const res = await api.post<{ run: { info: { run_id: string } } }>("runs/create", {
@@ -60,9 +58,6 @@ describe.each(testDatabases())("metrics/get-history-bulk-interval on %s", (kind)
     }));
     await log(await create("nan"), nan);
     await create("empty");
-  });
-  afterAll(async () => {
-    await server?.dispose();
   });
 
   it("returns short histories whole, in step order, with run ids", async () => {

@@ -3,8 +3,15 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { chunked, rawRequest } from "@tracker/testing";
-import { call, startTestServer, testDatabases, trackingApi, type TestServer } from "@tracker/testing";
+import {
+  call,
+  chunked,
+  rawRequest,
+  startTestServer,
+  testDatabases,
+  trackingApi,
+  useTestServer,
+} from "@tracker/testing";
 
 /**
  * The artifact service (spec/ext.yaml, tag Artifacts and Browser downloads): the mlflow-artifacts
@@ -27,25 +34,24 @@ async function until(check: () => boolean): Promise<void> {
 }
 
 describe.each(testDatabases())("artifact service on %s", (kind) => {
-  let server: TestServer;
+  const suite = useTestServer(kind);
   let dest: string;
   let outside: string;
   let exp: string;
   let runId: string;
   let base: string; // `<exp>/<run>/artifacts`
-  const url = (p: string) => `${server.url}${A}/${p}`;
+  const url = (p: string) => `${suite.url}${A}/${p}`;
   const put = (p: string, body: string | Buffer, headers: Record<string, string> = {}) =>
     fetch(url(p), { method: "PUT", body, headers });
 
   beforeAll(async () => {
-    server = await startTestServer(kind);
-    dest = path.join(server.dataDir, "artifacts");
+    dest = path.join(suite.server.dataDir, "artifacts");
     outside = fs.mkdtempSync(path.join(os.tmpdir(), "tracker-victim-"));
     fs.writeFileSync(path.join(outside, "secret.txt"), "top secret");
-    exp = (await trackingApi(server.url).post<{ experiment_id: string }>("experiments/create", { name: "artifacts" }))
-      .body.experiment_id;
+    exp = (await suite.api.post<{ experiment_id: string }>("experiments/create", { name: "artifacts" })).body
+      .experiment_id;
     const run = (
-      await trackingApi(server.url).post<{ run: { info: { run_id: string; artifact_uri: string } } }>("runs/create", {
+      await suite.api.post<{ run: { info: { run_id: string; artifact_uri: string } } }>("runs/create", {
         experiment_id: exp,
       })
     ).body.run.info;
@@ -54,7 +60,6 @@ describe.each(testDatabases())("artifact service on %s", (kind) => {
     base = `${exp}/${runId}/artifacts`;
   });
   afterAll(async () => {
-    await server?.dispose();
     fs.rmSync(outside, { recursive: true, force: true });
   });
 
@@ -64,7 +69,7 @@ describe.each(testDatabases())("artifact service on %s", (kind) => {
     expect((await put(`${base}/empty.txt`, "")).status).toBe(200);
     expect((await put(`${base}/h%C3%A9llo%20w%C3%B6rld.txt`, "unicode")).status).toBe(200);
     fs.mkdirSync(path.join(dest, base, "empty-dir"), { recursive: true });
-    const list = async (p: string) => (await fetch(`${server.url}${A}?path=${encodeURIComponent(p)}`)).json();
+    const list = async (p: string) => (await fetch(`${suite.url}${A}?path=${encodeURIComponent(p)}`)).json();
     expect(await list(base)).toEqual({
       files: [
         { path: "empty-dir", is_dir: true },
@@ -83,9 +88,9 @@ describe.each(testDatabases())("artifact service on %s", (kind) => {
     expect(
       await (
         await fetch(`/ajax-api/2.0/mlflow-artifacts/artifacts?path=${encodeURIComponent(base)}`, {
-          base: server.url,
+          base: suite.url,
         } as never).catch(() =>
-          fetch(`${server.url}/ajax-api/2.0/mlflow-artifacts/artifacts?path=${encodeURIComponent(base)}`),
+          fetch(`${suite.url}/ajax-api/2.0/mlflow-artifacts/artifacts?path=${encodeURIComponent(base)}`),
         )
       ).json(),
     ).toMatchObject({ files: expect.any(Array) });
@@ -105,7 +110,7 @@ describe.each(testDatabases())("artifact service on %s", (kind) => {
 
   it("accepts chunked uploads (an empty file as MLflow's client sends it, and a large one) and keeps connections alive", async () => {
     const empty = await rawRequest(
-      server.port,
+      suite.server.port,
       "PUT",
       `${A}/${base}/chunked/empty`,
       { "Transfer-Encoding": "chunked" },
@@ -114,7 +119,7 @@ describe.each(testDatabases())("artifact service on %s", (kind) => {
     expect(empty?.status).toBe(200);
     const data = Buffer.alloc(2500, 7);
     const big = await rawRequest(
-      server.port,
+      suite.server.port,
       "PUT",
       `${A}/${base}/chunked/big`,
       { "Transfer-Encoding": "chunked" },
@@ -147,19 +152,19 @@ describe.each(testDatabases())("artifact service on %s", (kind) => {
     for (const p of escapes) {
       for (const method of ["GET", "PUT", "DELETE"]) {
         const answer = await rawRequest(
-          server.port,
+          suite.server.port,
           method,
           `${A}/${p}`,
           method === "PUT" ? { "Content-Length": 4 } : {},
           method === "PUT" ? "evil" : "",
         );
-        expect(answer?.status, `${method} ${p}: ${answer?.body}`).toBe(400);
-        expect(JSON.parse(answer!.body)).toMatchObject({ error_code: "INVALID_PARAMETER_VALUE" });
-        expect(answer!.body).not.toContain(server.dataDir);
+        expect(answer?.status, `${method} ${p}: ${answer?.text}`).toBe(400);
+        expect(JSON.parse(answer!.text)).toMatchObject({ error_code: "INVALID_PARAMETER_VALUE" });
+        expect(answer!.text).not.toContain(suite.server.dataDir);
       }
     }
     for (const p of ["..", "/etc", `${base}/../..`, `${base}/links/out-dir`, "a\\b", "%2E%2E"]) {
-      const answer = await rawRequest(server.port, "GET", `${A}?path=${encodeURIComponent(p)}`);
+      const answer = await rawRequest(suite.server.port, "GET", `${A}?path=${encodeURIComponent(p)}`);
       expect(answer?.status, `list ${p}`).toBe(400);
     }
     for (const q of [
@@ -167,7 +172,9 @@ describe.each(testDatabases())("artifact service on %s", (kind) => {
       `run_uuid=${runId}&path=/etc/hostname`,
       `run_uuid=${runId}&path=links/out-file`,
     ]) {
-      expect((await rawRequest(server.port, "GET", `/get-artifact?${q.replace(/\//g, "%2F")}`))?.status, q).toBe(400);
+      expect((await rawRequest(suite.server.port, "GET", `/get-artifact?${q.replace(/\//g, "%2F")}`))?.status, q).toBe(
+        400,
+      );
     }
     expect(fs.readFileSync(path.join(outside, "secret.txt"), "utf8")).toBe("top secret");
     expect(fs.readdirSync(outside)).toEqual(["secret.txt"]);
@@ -179,13 +186,13 @@ describe.each(testDatabases())("artifact service on %s", (kind) => {
       expect(res.status, p).toBe(404);
       const body = await res.text();
       expect(JSON.parse(body)).toMatchObject({ error_code: "RESOURCE_DOES_NOT_EXIST" });
-      expect(body).not.toContain(server.dataDir);
+      expect(body).not.toContain(suite.server.dataDir);
     }
   });
 
   it("stores nothing when the body is shorter than its Content-Length or the connection is cut", async () => {
     const cut = await rawRequest(
-      server.port,
+      suite.server.port,
       "PUT",
       `${A}/${base}/cut/short.txt`,
       { "Content-Length": 1000 },
@@ -194,7 +201,7 @@ describe.each(testDatabases())("artifact service on %s", (kind) => {
     );
     if (cut) expect(cut.status).toBe(400);
     await rawRequest(
-      server.port,
+      suite.server.port,
       "PUT",
       `${A}/${base}/cut/aborted.txt`,
       { "Content-Length": 100000 },
@@ -243,16 +250,18 @@ describe.each(testDatabases())("artifact service on %s", (kind) => {
     expect(etag).toBeTruthy();
     // (raw requests: fetch adds `Cache-Control: no-cache` to conditional requests, which forces a 200)
     expect(
-      (await rawRequest(server.port, "GET", `${A}/${base}/serve/data.txt`, { "If-None-Match": etag }))?.status,
+      (await rawRequest(suite.server.port, "GET", `${A}/${base}/serve/data.txt`, { "If-None-Match": etag }))?.status,
     ).toBe(304);
     expect(
-      (await rawRequest(server.port, "GET", `${A}/${base}/serve/data.txt`, { "If-Modified-Since": modified }))?.status,
+      (await rawRequest(suite.server.port, "GET", `${A}/${base}/serve/data.txt`, { "If-Modified-Since": modified }))
+        ?.status,
     ).toBe(304);
     expect(
-      (await rawRequest(server.port, "GET", `${A}/${base}/serve/data.txt`, { "If-None-Match": '"other"' }))?.status,
+      (await rawRequest(suite.server.port, "GET", `${A}/${base}/serve/data.txt`, { "If-None-Match": '"other"' }))
+        ?.status,
     ).toBe(200);
     expect((await fetch(url(`${base}/serve/data.txt`), { headers: { Range: "bytes=50-60" } })).status).toBe(416);
-    const browser = await fetch(`${server.url}/get-artifact?run_uuid=${runId}&path=serve/data.txt`, {
+    const browser = await fetch(`${suite.url}/get-artifact?run_uuid=${runId}&path=serve/data.txt`, {
       headers: { Range: "bytes=0-0" },
     });
     expect(browser.status).toBe(206);
@@ -274,11 +283,10 @@ describe.each(testDatabases())("artifact service on %s", (kind) => {
     expect(answers.map((r) => r.status)).toEqual(names.map(() => 200));
     for (const [i, n] of names.entries())
       expect(fs.readFileSync(path.join(dest, base, n), "utf8")).toBe(`content ${i}`);
-    const run = (
-      await trackingApi(server.url).post<{ run: { info: { run_id: string } } }>("runs/create", { experiment_id: exp })
-    ).body.run.info.run_id;
+    const run = (await suite.api.post<{ run: { info: { run_id: string } } }>("runs/create", { experiment_id: exp }))
+      .body.run.info.run_id;
     expect((await put(`${exp}/${run}/artifacts/a.txt`, "a")).status).toBe(200);
-    await trackingApi(server.url).post("runs/delete", { run_id: run });
+    await suite.api.post("runs/delete", { run_id: run });
     const refused = await put(`${exp}/${run}/artifacts/b.txt`, "b");
     expect(refused.status).toBe(400);
     expect(await refused.json()).toMatchObject({
@@ -290,7 +298,7 @@ describe.each(testDatabases())("artifact service on %s", (kind) => {
 
   it("serves runs' and model versions' files through the browser endpoints and the revisions' artifact operations", async () => {
     await put(`${base}/model/MLmodel`, "flavors: {}\n");
-    const c = trackingApi(server.url);
+    const c = suite.api;
     const listed = await c.get<{ root_uri: string; files: unknown[] }>("artifacts/list", {
       run_id: runId,
       path: "model",
@@ -299,31 +307,31 @@ describe.each(testDatabases())("artifact service on %s", (kind) => {
       root_uri: `mlflow-artifacts:/${base}`,
       files: [{ path: "model/MLmodel", is_dir: false, file_size: 12 }],
     });
-    const a = await fetch(`${server.url}/api/2.0/preview/tracker/artifacts/get?run_uuid=${runId}&path=model/MLmodel`);
+    const a = await fetch(`${suite.url}/api/2.0/preview/tracker/artifacts/get?run_uuid=${runId}&path=model/MLmodel`);
     expect(await a.text()).toBe("flavors: {}\n");
-    const viaUi = await fetch(`${server.url}/get-artifact?run_id=${runId}&path=model%2FMLmodel`);
+    const viaUi = await fetch(`${suite.url}/get-artifact?run_id=${runId}&path=model%2FMLmodel`);
     expect(viaUi.status).toBe(200);
     expect(viaUi.headers.get("content-type")).toBe("application/octet-stream");
-    await call(server.url, "POST", "/api/2.0/preview/tracker/registered-models/create", { name: "m" });
-    await call(server.url, "POST", "/api/2.0/preview/tracker/model-versions/create", {
+    await call(suite.url, "POST", "/api/2.0/preview/tracker/registered-models/create", { name: "m" });
+    await call(suite.url, "POST", "/api/2.0/preview/tracker/model-versions/create", {
       name: "m",
       source: `runs:/${runId}/model`,
       run_id: runId,
     });
-    await call(server.url, "POST", "/api/2.0/preview/tracker/model-versions/create", {
+    await call(suite.url, "POST", "/api/2.0/preview/tracker/model-versions/create", {
       name: "m",
       source: `mlflow-artifacts:/${base}/model`,
     });
     for (const version of ["1", "2"]) {
-      const mv = await fetch(`${server.url}/model-versions/get-artifact?name=m&version=${version}&path=MLmodel`);
+      const mv = await fetch(`${suite.url}/model-versions/get-artifact?name=m&version=${version}&path=MLmodel`);
       expect(mv.status, version).toBe(200);
       expect(await mv.text()).toBe("flavors: {}\n");
     }
-    expect((await fetch(`${server.url}/model-versions/get-artifact?name=m&version=9&path=MLmodel`)).status).toBe(404);
-    expect((await fetch(`${server.url}/model-versions/get-artifact?name=m&version=1&path=..%2F..%2Fx`)).status).toBe(
+    expect((await fetch(`${suite.url}/model-versions/get-artifact?name=m&version=9&path=MLmodel`)).status).toBe(404);
+    expect((await fetch(`${suite.url}/model-versions/get-artifact?name=m&version=1&path=..%2F..%2Fx`)).status).toBe(
       400,
     );
-    expect((await fetch(`${server.url}/get-artifact?run_uuid=${"0".repeat(32)}&path=x`)).status).toBe(404);
+    expect((await fetch(`${suite.url}/get-artifact?run_uuid=${"0".repeat(32)}&path=x`)).status).toBe(404);
   });
 });
 
@@ -335,7 +343,7 @@ describe("artifact service configuration", () => {
       // Only the headers are sent: the answer comes before any byte of the body.
       const early = await rawRequest(server.port, "PUT", `${A}/1/big.bin`, { "Content-Length": 5000 });
       expect(early?.status).toBe(413);
-      expect(JSON.parse(early!.body)).toMatchObject({ error_code: "REQUEST_TOO_LARGE" });
+      expect(JSON.parse(early!.text)).toMatchObject({ error_code: "REQUEST_TOO_LARGE" });
       const streamed = await rawRequest(
         server.port,
         "PUT",
@@ -380,7 +388,7 @@ describe("artifact service configuration", () => {
             experiment_id: exp,
           })
         ).body.experiment.artifact_location,
-      ).toBe(path.join(root, exp));
+      ).toBe(`file://${root}/${exp}`);
     } finally {
       await Promise.all([off.dispose(), only.dispose(), local.dispose()]);
       fs.rmSync(root, { recursive: true, force: true });

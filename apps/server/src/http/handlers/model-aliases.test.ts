@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { apiAt, call, startTestServer, testDatabases, type Api, type TestServer } from "@tracker/testing";
+import { describe, expect, it } from "vitest";
+import { apiAt, call, testDatabases, useTestServer } from "@tracker/testing";
 
 interface Version {
   name: string;
@@ -14,17 +14,9 @@ interface Model {
 
 /** Model aliases (MLflow 2.3+) through MLflow's paths, as MLflow 2.x's Python client sends them, and through tracker's. */
 describe.each(testDatabases())("model aliases on %s", (kind) => {
-  let server: TestServer;
-  let mlflow: Api;
-  let tracker: Api;
-  beforeAll(async () => {
-    server = await startTestServer(kind);
-    mlflow = apiAt(server.url, "2.0/mlflow");
-    tracker = apiAt(server.url, "2.0/tracker");
-  });
-  afterAll(async () => {
-    await server?.dispose();
-  });
+  const suite = useTestServer(kind);
+  const mlflow = apiAt(() => suite.url, "2.0/mlflow");
+  const tracker = suite.api;
 
   const registerModel = async (name: string, versions: number) => {
     expect((await mlflow.post("registered-models/create", { name })).status).toBe(200);
@@ -51,7 +43,7 @@ describe.each(testDatabases())("model aliases on %s", (kind) => {
     // Also under the preview prefix and /ajax-api, as MLflow serves its registry.
     for (const prefix of ["2.0/preview/mlflow", "2.0/mlflow"]) {
       const res = await call<{ model_version: Version }>(
-        server.url,
+        suite.url,
         "GET",
         `/${prefix === "2.0/mlflow" ? "ajax-api" : "api"}/${prefix}/registered-models/alias?name=fraud&alias=champion`,
       );
@@ -88,7 +80,7 @@ describe.each(testDatabases())("model aliases on %s", (kind) => {
 
     // DELETE with a JSON body (MLflow's Python client) and with a query string.
     expect((await mlflow.delete("registered-models/alias", { name: "fraud", alias: "challenger" })).status).toBe(200);
-    const viaQuery = await fetch(`${server.url}/api/2.0/mlflow/registered-models/alias?name=fraud&alias=champion`, {
+    const viaQuery = await fetch(`${suite.url}/api/2.0/mlflow/registered-models/alias?name=fraud&alias=champion`, {
       method: "DELETE",
     });
     expect(viaQuery.status).toBe(200);
@@ -105,7 +97,7 @@ describe.each(testDatabases())("model aliases on %s", (kind) => {
     expect((await tracker.post("registered-models/alias", { name: "plain", alias: "prod", version: "1" })).status).toBe(
       200,
     );
-    const model = await apiAt(server.url, "2.0/preview/tracker").get<{ registered_model: Model }>(
+    const model = await apiAt(suite.url, "2.0/preview/tracker").get<{ registered_model: Model }>(
       "registered-models/get",
       { name: "plain" },
     );

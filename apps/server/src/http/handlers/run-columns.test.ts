@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { call, startTestServer, testDatabases, trackingApi, type TestServer } from "@tracker/testing";
+import { beforeAll, describe, expect, it } from "vitest";
+import { call, testDatabases, useTestServer } from "@tracker/testing";
 
 interface WireRun {
   info: { run_id: string; run_name: string };
@@ -11,13 +11,12 @@ interface WireRun {
 }
 
 describe.each(testDatabases())("runs/search-columns and runs/keys on %s", (kind) => {
-  let server: TestServer;
+  const suite = useTestServer(kind);
   let experimentId: string;
   const KEYS = 1000;
 
   beforeAll(async () => {
-    server = await startTestServer(kind);
-    const api = trackingApi(server.url);
+    const api = suite.api;
     experimentId = (await api.post<{ experiment_id: string }>("experiments/create", { name: "wide" })).body
       .experiment_id;
     for (const name of ["a", "b"]) {
@@ -46,13 +45,10 @@ describe.each(testDatabases())("runs/search-columns and runs/keys on %s", (kind)
       ).toBe(200);
     }
   });
-  afterAll(async () => {
-    await server?.dispose();
-  });
 
   const search = (body: Record<string, unknown>) =>
     call<{ runs: WireRun[]; next_page_token?: string; error_code?: string; message?: string }>(
-      server.url,
+      suite.url,
       "POST",
       "/api/2.0/tracker/runs/search-columns",
       body,
@@ -73,7 +69,7 @@ describe.each(testDatabases())("runs/search-columns and runs/keys on %s", (kind)
       expect(run.data.params).toEqual([{ key: "lr", value: "0.1" }]);
       expect(run.data.tags?.map((t) => t.key).sort()).toEqual(["team", "tracker.runName", "tracker.user"].sort());
     }
-    const full = await call(server.url, "POST", "/api/2.0/tracker/runs/search", { experiment_ids: [experimentId] });
+    const full = await call(suite.url, "POST", "/api/2.0/tracker/runs/search", { experiment_ids: [experimentId] });
     expect(JSON.stringify(full.body).length).toBeGreaterThan(JSON.stringify(res.body).length * 20);
   });
 
@@ -101,7 +97,7 @@ describe.each(testDatabases())("runs/search-columns and runs/keys on %s", (kind)
 
   it("lists the distinct keys of the experiments' runs", async () => {
     const res = await call<{ metric_keys: string[]; param_keys: string[]; tag_keys: string[]; truncated: boolean }>(
-      server.url,
+      suite.url,
       "GET",
       "/api/2.0/tracker/runs/keys",
       { experiment_ids: [experimentId] },
@@ -111,9 +107,9 @@ describe.each(testDatabases())("runs/search-columns and runs/keys on %s", (kind)
     expect(res.body.param_keys).toEqual(["lr", "seed"]);
     expect(res.body.tag_keys).toEqual(["noise", "team", "tracker.runName", "tracker.user"]);
     expect(res.body.truncated).toBe(false);
-    const none = await call(server.url, "GET", "/api/2.0/tracker/runs/keys", {});
+    const none = await call(suite.url, "GET", "/api/2.0/tracker/runs/keys", {});
     expect(none.status).toBe(400);
-    const malformed = await call(server.url, "GET", "/api/2.0/tracker/runs/keys", { experiment_ids: ["abc"] });
+    const malformed = await call(suite.url, "GET", "/api/2.0/tracker/runs/keys", { experiment_ids: ["abc"] });
     expect(malformed.status).toBe(400);
   });
 });

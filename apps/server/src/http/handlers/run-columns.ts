@@ -1,5 +1,7 @@
 import { invalidParameter } from "../../core/errors.js";
 import { toExperimentId } from "../../core/values.js";
+import { tagNamespaceOf } from "../../core/services.js";
+import { STORED_NAMESPACE, swapTagNamespace } from "../../domain/system-tags.js";
 import { runKeys } from "../../store/runs.js";
 import { stringArray, type Input } from "../input.js";
 import type { HandlerTable } from "../operation-handler.js";
@@ -24,7 +26,7 @@ export const runColumnsHandlers: HandlerTable = {
       metricKeys: keyList(input, "metric_keys"),
       paramKeys: keyList(input, "param_keys"),
       tagKeys: keyList(input, "tag_keys"),
-      systemPrefix: services.config.namespace,
+      systemPrefix: STORED_NAMESPACE,
     });
   },
 
@@ -42,7 +44,10 @@ export const runColumnsHandlers: HandlerTable = {
     return {
       metric_keys: keys.metricKeys.slice(0, MAX_LISTED_KEYS),
       param_keys: keys.paramKeys.slice(0, MAX_LISTED_KEYS),
-      tag_keys: keys.tagKeys.slice(0, MAX_LISTED_KEYS),
+      tag_keys: keys.tagKeys
+        .slice(0, MAX_LISTED_KEYS)
+        .map((key) => swapTagNamespace(tagNamespaceOf(services), key))
+        .sort(),
       truncated,
     };
   },

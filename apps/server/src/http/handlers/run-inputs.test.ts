@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { apiAt, startTestServer, testDatabases, type Api, type TestServer } from "@tracker/testing";
+import { beforeAll, describe, expect, it } from "vitest";
+import { apiAt, testDatabases, useTestServer } from "@tracker/testing";
 
 interface DatasetInput {
   tags?: Array<{ key: string; value: string }>;
@@ -29,19 +29,13 @@ const pandasDataset = (name: string, digest: string, context?: string): DatasetI
 });
 
 describe.each(testDatabases())("dataset tracking (runs/log-inputs) on %s", (kind) => {
-  let server: TestServer;
-  let mlflow: Api;
-  let tracker: Api;
+  const suite = useTestServer(kind);
+  const mlflow = apiAt(() => suite.url, "2.0/mlflow");
+  const tracker = suite.api;
   let experimentId: string;
   beforeAll(async () => {
-    server = await startTestServer(kind);
-    mlflow = apiAt(server.url, "2.0/mlflow");
-    tracker = apiAt(server.url, "2.0/tracker");
     experimentId = (await mlflow.post<{ experiment_id: string }>("experiments/create", { name: "datasets" })).body
       .experiment_id;
-  });
-  afterAll(async () => {
-    await server?.dispose();
   });
 
   const newRun = async () =>
@@ -88,7 +82,7 @@ describe.each(testDatabases())("dataset tracking (runs/log-inputs) on %s", (kind
     });
     expect((await getRun(a)).inputs?.dataset_inputs).toEqual([input]);
     expect((await getRun(b)).inputs?.dataset_inputs).toEqual([input]);
-    const stored = await server.database
+    const stored = await suite.server.database
       .knex("datasets")
       .where({ name: "shared", digest: "cccc3333" })
       .count<Array<{ count: string | number }>>("* as count");

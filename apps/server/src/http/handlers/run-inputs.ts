@@ -2,7 +2,8 @@ import * as datasets from "../../core/datasets.js";
 import type { DatasetInputRecord } from "../../core/datasets.js";
 import type { Services } from "../../core/services.js";
 import type { HandlerTable } from "../operation-handler.js";
-import { keyValues, optionalString, runId, type Input } from "../input.js";
+import { toExperimentId } from "../../core/values.js";
+import { keyValues, optionalString, runId, stringArray, type Input } from "../input.js";
 
 /** Dataset tracking (spec/ext.yaml, runs/log-inputs; MLflow 2.4+) and the `inputs` of runs under MLflow's paths. */
 
@@ -61,5 +62,19 @@ export const runInputHandlers: HandlerTable = {
   async logInputs({ input, services }) {
     await datasets.logInputs(services, runId(input), datasetInputs(input));
     return {};
+  },
+
+  async searchDatasets({ input, services }) {
+    const ids = stringArray(input, "experiment_ids").map((id) => toExperimentId(id, "experiment_ids"));
+    const summaries = await datasets.searchDatasets(services, ids);
+    if (summaries.length === 0) return {};
+    return {
+      dataset_summaries: summaries.map((s) => ({
+        experiment_id: String(s.experimentId),
+        name: s.name,
+        digest: s.digest,
+        ...(s.context === undefined ? {} : { context: s.context }),
+      })),
+    };
   },
 };

@@ -2,9 +2,8 @@ import * as runs from "../../core/runs.js";
 import { invalidParameter } from "../../core/errors.js";
 import type { RunStatus, ViewType } from "../../core/model.js";
 import { toExperimentId } from "../../core/values.js";
-import { andedExpressionsToFilter, parseRunFilter } from "../../search/index.js";
 import type { HandlerTable } from "../operation-handler.js";
-import type { Services } from "../../core/services.js";
+import { tagNamespaceOf, type Services } from "../../core/services.js";
 import type { RunColumns } from "../../store/runs.js";
 import { keyValues, optionalInt, optionalString, runId, stringArray, type Input } from "../input.js";
 import { runInfoOut, runOut } from "../shapes.js";
@@ -35,11 +34,11 @@ export const runHandlers: HandlerTable = {
             parentRunId: optionalString(input, "parent_run_id"),
           }),
     });
-    return { run: runOut(revision, run, services.config.namespace) };
+    return { run: runOut(revision, run, tagNamespaceOf(services)) };
   },
 
   async getRun({ revision, input, services, mlflow }) {
-    const run = runOut(revision, await runs.getRun(services, runId(input)), services.config.namespace);
+    const run = runOut(revision, await runs.getRun(services, runId(input)), tagNamespaceOf(services));
     return { run: mlflow ? (await withRunInputs(services, [run]))[0] : run };
   },
 
@@ -50,7 +49,7 @@ export const runHandlers: HandlerTable = {
       endTime: optionalInt(input, "end_time"),
       runName: revision === "c" ? optionalString(input, "run_name") : undefined,
     });
-    return { run_info: runInfoOut(revision, run.info, run.tags, services.config.namespace) };
+    return { run_info: runInfoOut(revision, run.info, run.tags, tagNamespaceOf(services)) };
   },
 
   async deleteRun({ input, services }) {
@@ -71,11 +70,11 @@ export const runHandlers: HandlerTable = {
     if (!Array.isArray(expressions)) throw invalidParameter("'anded_expressions' must be an array");
     const page = await runs.searchRuns(services, {
       experimentIds,
-      filter: andedExpressionsToFilter(expressions),
+      andedExpressions: expressions,
       viewType,
       maxResults: PREVIEW_MAX_RESULTS,
     });
-    return { runs: page.items.map((run) => runOut(revision, run, services.config.namespace)) };
+    return { runs: page.items.map((run) => runOut(revision, run, tagNamespaceOf(services))) };
   },
 };
 
@@ -86,17 +85,16 @@ export const runHandlers: HandlerTable = {
 export async function searchRunsC(services: Services, input: Input, columns?: RunColumns, mlflow = false) {
   const experimentIds = stringArray(input, "experiment_ids").map((id) => toExperimentId(id, "experiment_ids"));
   const viewType = (optionalString(input, "run_view_type") as ViewType | undefined) ?? "ACTIVE_ONLY";
-  const filterText = optionalString(input, "filter");
   const page = await runs.searchRuns(services, {
     experimentIds,
-    filter: filterText ? parseRunFilter(filterText) : undefined,
+    filter: optionalString(input, "filter"),
     orderBy: stringArray(input, "order_by"),
     viewType,
     maxResults: optionalInt(input, "max_results") ?? DEFAULT_MAX_RESULTS,
     pageToken: optionalString(input, "page_token"),
     columns,
   });
-  const shaped = page.items.map((run) => runOut("c", run, services.config.namespace));
+  const shaped = page.items.map((run) => runOut("c", run, tagNamespaceOf(services)));
   // Requests through MLflow's paths also get the runs' dataset inputs (MLflow 2.4+).
   const body = { runs: mlflow ? await withRunInputs(services, shaped) : shaped };
   return page.nextPageToken ? { ...body, next_page_token: page.nextPageToken } : body;

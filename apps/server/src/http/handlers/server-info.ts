@@ -5,7 +5,19 @@ import type { HandlerTable } from "../operation-handler.js";
 
 const { version } = createRequire(import.meta.url)("../../../package.json") as { version: string };
 
+/**
+ * The MLflow version `/version` answers, as MLflow's server does (plain text). MLflow's clients
+ * read it to choose features: from 3.4 on, a client sends its traces' spans as OpenTelemetry to
+ * `/v1/traces` (RestStore.log_spans), which tracker does not take. 3.3.2, the last release before
+ * 3.4, keeps them off that path while claiming MLflow 3's REST API.
+ */
+export const MLFLOW_VERSION = "3.3.2";
+
 export const serverInfoHandlers: HandlerTable = {
+  getMlflowVersion: async ({ res }) => {
+    res.status(200).type("text/plain").send(MLFLOW_VERSION);
+    return undefined;
+  },
   getServerInfo: async ({ services }) => ({
     name: "tracker",
     version,

@@ -1,5 +1,5 @@
 import type { Knex } from "knex";
-import type { ModelAlias } from "../../core/registry/model.js";
+import type { ModelAlias } from "../../domain/registry-records.js";
 
 /** SQL for model aliases (table registered_model_aliases, db/migrations/0004_aliases_datasets.ts). */
 

@@ -1,6 +1,6 @@
 import type { Knex } from "knex";
-import type { KeyValue } from "../../core/model.js";
-import { STAGES, type ModelVersionRecord, type Stage } from "../../core/registry/model.js";
+import type { KeyValue } from "../../domain/records.js";
+import { STAGES, type ModelVersionRecord, type Stage } from "../../domain/registry-records.js";
 import { aliasesOf, aliasNamesOf } from "./aliases.js";
 import { toModelVersion, versionKey, type ModelVersionRow, type ModelVersionTagRow } from "./rows.js";
 

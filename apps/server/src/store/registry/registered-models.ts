@@ -1,6 +1,6 @@
 import type { Knex } from "knex";
-import type { KeyValue } from "../../core/model.js";
-import type { RegisteredModelRecord } from "../../core/registry/model.js";
+import type { KeyValue } from "../../domain/records.js";
+import type { RegisteredModelRecord } from "../../domain/registry-records.js";
 import { groupBy } from "../rows.js";
 import { aliasesOf } from "./aliases.js";
 import { latestVersionsOf } from "./model-versions.js";

@@ -1,11 +1,11 @@
-import type { KeyValue } from "../../core/model.js";
+import type { KeyValue } from "../../domain/records.js";
 import type {
   ModelAlias,
   ModelVersionRecord,
   ModelVersionStatus,
   RegisteredModelRecord,
   Stage,
-} from "../../core/registry/model.js";
+} from "../../domain/registry-records.js";
 
 /** Row shapes of the registry tables (db/migrations/0001_initial.ts) and their mapping to core records. */
 

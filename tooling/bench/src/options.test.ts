@@ -1,0 +1,99 @@
+import path from "node:path";
+import { CommanderError } from "commander";
+import { describe, expect, it } from "vitest";
+import { benchCommand, parseArtifactBenchArgs, parseBenchArgs, parseProfileArgs, profileCommand } from "./options.js";
+import { DOCS_DIR } from "./paths.js";
+
+/** Parses without ending the process: commander throws instead and writes nothing. */
+const quiet = () =>
+  benchCommand()
+    .exitOverride()
+    .configureOutput({ writeOut: () => {}, writeErr: () => {} });
+const parse = (...argv: string[]) => parseBenchArgs(argv, quiet());
+
+describe("pnpm bench options", () => {
+  it("defaults to the full run written to docs/", () => {
+    expect(parse()).toEqual({ quick: false, only: [], out: DOCS_DIR, write: true, load: {} });
+  });
+
+  it("takes every flag, after pnpm's -- separator too", () => {
+    const args = parse(
+      "--",
+      "--only",
+      "runs/search,log-metric",
+      "--seconds",
+      "2.5",
+      "--workers",
+      "1,2,4",
+      "--startup-runs",
+      "0",
+      "--no-embedded",
+      "--out",
+      "report",
+      "--no-write",
+    );
+    expect(args).toEqual({
+      quick: false,
+      only: ["runs/search", "log-metric"],
+      out: path.resolve("report"),
+      write: false,
+      load: { seconds: 2.5, workerCounts: [1, 2, 4], startupRuns: 0, embedded: false },
+    });
+  });
+
+  it("writes nothing on --quick unless --out says where", () => {
+    expect(parse("--quick").write).toBe(false);
+    expect(parse("--quick", "--out", "x").write).toBe(true);
+  });
+
+  it.each([
+    [["--seconds", "0"]],
+    [["--seconds", "abc"]],
+    [["--workers", "1,0"]],
+    [["--startup-runs", "-1"]],
+    [["--only"]],
+    [["--fast"]],
+    [["extra"]],
+  ])("refuses %j", (argv) => {
+    expect(() => parse(...argv)).toThrow(CommanderError);
+  });
+
+  it("lists every flag in --help", () => {
+    const help = benchCommand().helpInformation();
+    for (const flag of [
+      "--quick",
+      "--only",
+      "--seconds",
+      "--workers",
+      "--startup-runs",
+      "--no-embedded",
+      "--out",
+      "--no-write",
+    ])
+      expect(help).toContain(flag);
+  });
+});
+
+describe("the other bench scripts' options", () => {
+  it("bench:artifacts writes unless --quick or --no-write", () => {
+    expect(parseArtifactBenchArgs([])).toEqual({ quick: false, write: true });
+    expect(parseArtifactBenchArgs(["--quick"])).toEqual({ quick: true, write: false });
+    expect(parseArtifactBenchArgs(["--", "--no-write"])).toEqual({ quick: false, write: false });
+  });
+
+  it("profile defaults to log-metric for 10 seconds", () => {
+    expect(parseProfileArgs([])).toEqual({ scenario: "log-metric", seconds: 10 });
+    expect(parseProfileArgs(["--scenario", "runs/search", "--seconds", "3"])).toEqual({
+      scenario: "runs/search",
+      seconds: 3,
+    });
+    expect(() =>
+      parseProfileArgs(
+        ["--seconds", "0"],
+        profileCommand()
+          .exitOverride()
+          .configureOutput({ writeErr: () => {} }),
+      ),
+    ).toThrow(CommanderError);
+  });
+});

@@ -1,0 +1,130 @@
+/**
+ * The command lines of the bench scripts (commander): `pnpm bench` (main.ts), `pnpm bench:artifacts`
+ * (artifacts-main.ts) and `pnpm --filter @tracker/bench profile` (profile.ts). Each parse function
+ * takes the arguments after the script's name; pnpm's `--` separator is dropped first.
+ */
+import path from "node:path";
+import { Command, InvalidArgumentError } from "commander";
+import { DOCS_DIR } from "./paths.js";
+import { FULL_LOAD, type Load } from "./settings.js";
+
+export interface BenchArgs {
+  quick: boolean;
+  /** Scenario name fragments; empty runs every scenario. */
+  only: string[];
+  /** Folder that receives benchmarks.md and benchmarks/. */
+  out: string;
+  write: boolean;
+  /** Overrides of the load settings, only those given. */
+  load: Partial<Load>;
+}
+
+export interface ArtifactBenchArgs {
+  quick: boolean;
+  write: boolean;
+}
+
+export interface ProfileArgs {
+  scenario: string;
+  seconds: number;
+}
+
+/** A number parser for commander: finite, at least 0, and above 0 unless `allowZero`. */
+function numberAtLeast(allowZero: boolean, round = false): (raw: string) => number {
+  return (raw) => {
+    const n = Number(raw);
+    if (raw.trim() === "" || !Number.isFinite(n) || n < 0 || (!allowZero && n === 0))
+      throw new InvalidArgumentError(`needs a ${allowZero ? "non-negative" : "positive"} number`);
+    return round ? Math.floor(n) : n;
+  };
+}
+
+const positive = numberAtLeast(false);
+const positiveInteger = numberAtLeast(false, true);
+const nonNegativeInteger = numberAtLeast(true, true);
+const names = (raw: string) => raw.split(",").filter(Boolean);
+const integers = (raw: string) => raw.split(",").map(positiveInteger);
+
+/** Drops pnpm's `--` separator, which commander would take for the end of the options. */
+const withoutSeparator = (argv: readonly string[]) => argv.filter((a) => a !== "--");
+
+export function benchCommand(): Command {
+  return new Command("pnpm bench")
+    .description(
+      "tracker over HTTP against the same SQL sent straight to PostgreSQL; prints a table and writes " +
+        "docs/benchmarks.md and docs/benchmarks/explain-runs-search.txt",
+    )
+    .option("--quick", "smoke run: tiny dataset, short runs; writes nothing unless --out is given")
+    .option("--only <a,b,...>", "only the scenarios whose names contain one of these strings", names)
+    .option("--seconds <s>", `measured seconds per scenario and side (default ${FULL_LOAD.seconds})`, positive)
+    .option(
+      "--workers <1,2,...>",
+      `worker counts of the horizontal-scale section (default ${FULL_LOAD.workerCounts.join(",")})`,
+      integers,
+    )
+    .option(
+      "--startup-runs <n>",
+      `runs of the start-up benchmark, 0 to skip (default ${FULL_LOAD.startupRuns})`,
+      nonNegativeInteger,
+    )
+    .option("--no-embedded", "skip the pass on the embedded default (PostgreSQL started by tracker server)")
+    .option("--out <dir>", "write benchmarks.md and benchmarks/ there (default docs/)")
+    .option("--no-write", "print only")
+    .showHelpAfterError();
+}
+
+/** `pnpm bench`'s options; `--help` and bad input end the process through commander (or throw after `exitOverride()`). */
+export function parseBenchArgs(argv: readonly string[], command = benchCommand()): BenchArgs {
+  const o = command.parse(withoutSeparator(argv), { from: "user" }).opts<{
+    quick?: true;
+    only?: string[];
+    seconds?: number;
+    workers?: number[];
+    startupRuns?: number;
+    embedded: boolean;
+    out?: string;
+    write: boolean;
+  }>();
+  const load: Partial<Load> = {};
+  if (o.seconds !== undefined) load.seconds = o.seconds;
+  if (o.workers !== undefined) load.workerCounts = o.workers;
+  if (o.startupRuns !== undefined) load.startupRuns = o.startupRuns;
+  if (!o.embedded) load.embedded = false;
+  const quick = o.quick === true;
+  return {
+    quick,
+    only: o.only ?? [],
+    out: o.out === undefined ? DOCS_DIR : path.resolve(o.out),
+    // A quick smoke run does not overwrite docs/benchmarks.md unless told where to write.
+    write: o.write && !(quick && o.out === undefined),
+    load,
+  };
+}
+
+export function artifactBenchCommand(): Command {
+  return new Command("pnpm bench:artifacts")
+    .description("the artifact service's benchmark alone; replaces its section of docs/benchmarks.md")
+    .option("--quick", "smoke run: a 16 MiB file instead of 2 GiB, 2 rounds; writes nothing")
+    .option("--no-write", "print only")
+    .showHelpAfterError();
+}
+
+export function parseArtifactBenchArgs(argv: readonly string[], command = artifactBenchCommand()): ArtifactBenchArgs {
+  const o = command.parse(withoutSeparator(argv), { from: "user" }).opts<{ quick?: true; write: boolean }>();
+  const quick = o.quick === true;
+  return { quick, write: o.write && !quick };
+}
+
+export function profileCommand(): Command {
+  return new Command("pnpm --filter @tracker/bench profile")
+    .description(
+      "one scenario against `tracker server --cpu-prof`: top functions by self time, packages by inclusive time",
+    )
+    .option("--scenario <name>", "the scenario to profile", "log-metric")
+    .option("--seconds <s>", "measured seconds", positive, 10)
+    .showHelpAfterError();
+}
+
+export function parseProfileArgs(argv: readonly string[], command = profileCommand()): ProfileArgs {
+  return command.parse(withoutSeparator(argv), { from: "user" }).opts<ProfileArgs>();
+}

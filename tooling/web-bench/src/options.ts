@@ -1,0 +1,41 @@
+/**
+ * The command lines of the web UI bench (commander): `pnpm bench:web` (main.ts) and
+ * `pnpm --filter @tracker/web-bench bench:bulk-interval` (bulk-interval.ts). pnpm's `--` separator
+ * is dropped first (commander would take it for the end of the options).
+ */
+import { Command } from "commander";
+
+export interface WebBenchArgs {
+  quick: boolean;
+  /** Write the figures into docs/benchmarks.md (never with --quick). */
+  write: boolean;
+}
+
+export function webBenchCommand(): Command {
+  return new Command("pnpm bench:web")
+    .description(
+      "the web UI's size and speed in Debian Chromium against tracker on PostgreSQL; writes its section of docs/benchmarks.md",
+    )
+    .option("--quick", "smoke run: small data; writes nothing")
+    .option("--no-write", "print only")
+    .showHelpAfterError();
+}
+
+export function bulkIntervalCommand(): Command {
+  return new Command("pnpm --filter @tracker/web-bench bench:bulk-interval")
+    .description("metrics/get-history-bulk-interval alone, and what keeping it fast costs the writes; prints only")
+    .option("--quick", "smoke run: small data")
+    .showHelpAfterError();
+}
+
+/** Parses `argv` (the arguments after the script's name) with `command`; `--help` and bad input end the process. */
+export function parseWebBenchArgs(argv: readonly string[], command = webBenchCommand()): WebBenchArgs {
+  const o = command
+    .parse(
+      argv.filter((a) => a !== "--"),
+      { from: "user" },
+    )
+    .opts<{ quick?: true; write?: boolean }>();
+  const quick = o.quick === true;
+  return { quick, write: o.write !== false && !quick };
+}
