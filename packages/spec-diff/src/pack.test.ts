@@ -74,7 +74,7 @@ describe("the packed command in a fresh project", () => {
     expect(result.code).toBe(1);
     expect(result.stdout).toContain(`API changes: old.yaml → ${url}`);
     expect(result.stdout).toContain("type of `id` changed: integer (int64) → string");
-    expect(result.stdout).toContain(`old.yaml:42:30 → ${url}:46:11`);
+    expect(result.stdout).toContain(`old.yaml:42:15 → ${url}:46:11`);
   });
 
   it("prints its help", () => {
