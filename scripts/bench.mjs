@@ -16,4 +16,7 @@ if (args.includes("--only")) {
 }
 const webArgs = args.filter((a) => a === "--quick" || a === "--no-write");
 if (args.includes("--out") && !webArgs.includes("--no-write")) webArgs.push("--no-write");
-process.exit(pnpm(["--filter", "@tracker/web-bench", "run", "bench", ...webArgs]));
+const web = pnpm(["--filter", "@tracker/web-bench", "run", "bench", ...webArgs]);
+if (web !== 0) process.exit(web);
+// spec-diff start-up (packages/spec-diff/scripts/bench.mjs): its own section of docs/benchmarks.md.
+process.exit(pnpm(["--filter", "@tracker-ml/spec-diff", "run", "bench", ...webArgs]));

@@ -1,44 +1,31 @@
 #!/usr/bin/env bash
-# CI step: for every spec/*.yaml changed against the merge base with origin/main (or HEAD~1 when
-# there is no origin/main), print `pnpm spec:diff <base>:spec/<file> spec/<file>`. A change under
-# spec/components/ counts as a change of every revision. Skips quietly when there is no base.
-# Never fails because of what the diff finds (no --fail-on); only a crash of the tool fails it.
+# CI step: every OpenAPI document under spec/ compared with the same file at the merge base with
+# origin/main (or HEAD~1 when there is no origin/main). Prints the changes with their lines (GitHub
+# Actions annotations and a step summary when run there) and fails on an unacknowledged breaking
+# change (`x-breaking-change-acknowledged` in the spec acknowledges one; see the package README).
+# Skips when there is no base: not a git repository, no origin/main and a single commit.
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
 
 base=""
-if git rev-parse --verify --quiet origin/main >/dev/null 2>&1; then
-  base=$(git merge-base HEAD origin/main 2>/dev/null || true)
-fi
-if [ -z "$base" ] && git rev-parse --verify --quiet 'HEAD~1^{commit}' >/dev/null 2>&1; then
-  base=$(git rev-parse HEAD~1)
+if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+  if git rev-parse --verify --quiet 'origin/main^{commit}' >/dev/null 2>&1; then
+    base=$(git merge-base HEAD origin/main 2>/dev/null || true)
+  fi
+  if [ -z "$base" ] && git rev-parse --verify --quiet 'HEAD~1^{commit}' >/dev/null 2>&1; then
+    base=$(git rev-parse HEAD~1)
+  fi
 fi
 if [ -z "$base" ]; then
-  echo "spec diff: no merge base (neither origin/main nor HEAD~1); skipped"
+  echo "spec diff: no merge base (no git history, origin/main or HEAD~1); skipped"
   exit 0
 fi
 
-changed=$(git diff --name-only "$base" -- spec/ || true)
-files=()
-if printf '%s\n' "$changed" | grep -q '^spec/components/'; then
-  for f in spec/*.yaml; do files+=("$f"); done
-else
-  while IFS= read -r f; do
-    case "$f" in spec/*/*) ;; spec/*.yaml) [ -f "$f" ] && files+=("$f") ;; esac
-  done <<<"$changed"
+bin=packages/spec-diff/dist/bin.js
+if [ ! -f "$bin" ] || [ -n "$(find packages/spec-diff/src -name '*.ts' -newer "$bin" -print -quit 2>/dev/null)" ]; then
+  pnpm --silent --filter @tracker-ml/spec-diff build
 fi
-if [ ${#files[@]} -eq 0 ]; then
-  echo "spec diff: no spec changed since $(git rev-parse --short "$base")"
-  exit 0
-fi
-short=$(git rev-parse --short "$base")
-for f in "${files[@]}"; do
-  case "$f" in spec/redocly.yaml) continue ;; esac
-  echo "=== spec diff: $f against $short (pnpm spec:diff $short:$f $f)"
-  if git cat-file -e "$base:$f" 2>/dev/null; then
-    pnpm --silent spec:diff "$short:$f" "$f"
-  else
-    echo "$f is new since $short."
-  fi
-  echo
-done
+format=text
+[ -n "${GITHUB_ACTIONS:-}" ] && format=github
+echo "=== spec diff: spec/ against $(git rev-parse --short "$base") (--fail-on breaking)"
+node "$bin" "$base" --spec-dir spec --format "$format" --fail-on breaking

@@ -93,6 +93,16 @@ export function worstLibrary(classes: ReadonlyArray<LibraryClass | undefined>): 
   return order.find((c) => classes.includes(c));
 }
 
-export function countsAsFailure(change: Pick<Change, "classification">, failOn: Classification): boolean {
-  return SEVERITY[change.classification] <= SEVERITY[failOn];
+/** The gate of `--fail-on`: a class, or `none`. */
+export type FailOn = Classification | "none";
+
+/**
+ * Whether a change trips `--fail-on`. An acknowledged breaking change counts as non-breaking: it
+ * passes `--fail-on breaking`, and still fails `--fail-on non-breaking`.
+ */
+export function countsAsFailure(change: Pick<Change, "classification" | "acknowledged">, failOn: FailOn): boolean {
+  if (failOn === "none") return false;
+  const classification =
+    change.classification === "breaking" && change.acknowledged ? "non-breaking" : change.classification;
+  return SEVERITY[classification] <= SEVERITY[failOn];
 }

@@ -5,22 +5,33 @@
  * applies the classification rules of ./classify.ts.
  */
 import { apiCompare, type Diff } from "api-smart-diff";
+import { ACKNOWLEDGE_KEY, acknowledgementsAlong, entryMatches } from "./acknowledge.js";
 import { classify, severity, worst, worstLibrary, type LibraryClass } from "./classify.js";
 import { deref, getAt, isObject, type JsonObject, type JsonValue, type OpenApiDocument } from "./json.js";
+import { locate } from "./locate.js";
+import { withoutUnchangedPaths } from "./unchanged.js";
 import {
+  DEFAULT_PREFIX_PATTERN,
   normalise,
   operationKey,
+  prefixKeyCounts,
   SCHEMA_NAME_KEY,
   type NormalisedDocument,
   type NormaliseOptions,
 } from "./normalise.js";
+import type { SourceSet } from "./sources.js";
 import type { Change, ChangeKind, Classification, OperationReport, PrefixMove, Report } from "./types.js";
 
 export interface DiffOptions extends NormaliseOptions {
   /** How the two inputs are named in the report. */
   from?: string;
   to?: string;
+  /** The files as written, to give every change its file and line (./locate.ts). */
+  sources?: { before?: SourceSet; after?: SourceSet };
 }
+
+/** A change on its way into the report: its operation and the library's action are still attached. */
+type Pending = Change & { op: string | null; action: Diff["action"] };
 
 type Path = Array<string | number>;
 
@@ -53,9 +64,17 @@ const DOCUMENTATION_KEYS = new Set([
 ]);
 
 export function diffDocuments(before: OpenApiDocument, after: OpenApiDocument, options: DiffOptions = {}): Report {
-  const b = normalise(before, options);
-  const a = normalise(after, options);
-  const { diffs } = apiCompare(b.document, a.document);
+  // Equal path items at the same path are left out before the allOf merge, when dropping them
+  // cannot change how the other paths are keyed (see normalise); moved ones after it.
+  const keyCounts = [before, after].map((d) => prefixKeyCounts(d, options.prefixPattern ?? DEFAULT_PREFIX_PATTERN));
+  const early = withoutUnchangedPaths(before, after, {
+    droppable: (path) => keyCounts.every((counts) => (counts.get(path) ?? 0) <= 1),
+    prune: true,
+  });
+  const b = normalise(early.before, options);
+  const a = normalise(early.after, options);
+  const compared = withoutUnchangedPaths(b.document, a.document);
+  const { diffs } = apiCompare(compared.before, compared.after);
   const context = new Context(b, a);
 
   const drafts: Draft[] = [];
@@ -63,6 +82,7 @@ export function diffDocuments(before: OpenApiDocument, after: OpenApiDocument, o
     const path = diff.path.map((p) => (typeof p === "number" ? p : String(p)));
     if (path[0] === "components") continue; // already reported where the operations use them
     if (path.some((p) => p === SCHEMA_NAME_KEY)) continue; // our own tag, not part of the API
+    if (path.some((p) => p === ACKNOWLEDGE_KEY)) continue; // review metadata, not part of the API
     drafts.push(...context.describe(diff, path));
   }
 
@@ -88,13 +108,16 @@ export function diffDocuments(before: OpenApiDocument, after: OpenApiDocument, o
   }
 
   const changes = finalise(drafts, context);
+  for (const change of changes) {
+    placeAndAcknowledge(change, context, options);
+  }
   return assemble(changes, b, a, [...moves.values()], options);
 }
 
 class Context {
   constructor(
-    private readonly b: NormalisedDocument,
-    private readonly a: NormalisedDocument,
+    readonly b: NormalisedDocument,
+    readonly a: NormalisedDocument,
   ) {}
 
   describe(diff: Diff, path: Path): Draft[] {
@@ -427,7 +450,7 @@ class Context {
 }
 
 /** Groups the diffs of one change, merges a field's addition with its required-ness, classifies. */
-function finalise(drafts: Draft[], context: Context): Array<Change & { op: string | null }> {
+function finalise(drafts: Draft[], context: Context): Pending[] {
   // 1. One type change per field, whatever number of type/format/anyOf diffs the library gave.
   const grouped: Draft[] = [];
   const groups = new Map<string, Draft[]>();
@@ -509,8 +532,8 @@ function finalise(drafts: Draft[], context: Context): Array<Change & { op: strin
   }
 
   // 3. Classify, and drop exact repetitions (one change reached through two diffs).
-  const seen = new Map<string, Change & { op: string | null }>();
-  const changes: Array<Change & { op: string | null }> = [];
+  const seen = new Map<string, Pending>();
+  const changes: Pending[] = [];
   for (const d of result) {
     const { classification, rule } = classify({ kind: d.kind, library: d.library, baseTypeChanged: typeFlags.get(d) });
     const id = `${d.op}|${d.where}|${d.message}`;
@@ -520,8 +543,9 @@ function finalise(drafts: Draft[], context: Context): Array<Change & { op: strin
       previous.paths.push(...d.paths);
       continue;
     }
-    const change: Change & { op: string | null } = {
+    const change: Pending = {
       op: d.op,
+      action: d.action,
       classification,
       kind: d.kind,
       where: d.where,
@@ -537,6 +561,44 @@ function finalise(drafts: Draft[], context: Context): Array<Change & { op: strin
   return changes;
 }
 
+/** The path as written in one side's document: its own API prefix in place of the comparison key. */
+function sidePath(path: Path, side: NormalisedDocument): Path {
+  if (path[0] !== "paths" || path.length < 2) return path;
+  const original = side.originalPaths.get(String(path[1]));
+  return original === undefined ? path : ["paths", original, ...path.slice(2)];
+}
+
+/**
+ * Gives a change its locations in the old and the new file (a node that one side lacks is placed
+ * at its parent there), and for a breaking change, the acknowledgement of the new spec, if any.
+ */
+function placeAndAcknowledge(change: Pending, context: Context, options: DiffOptions): void {
+  // A type change is shown at its `type` keyword when it has one (not at a `format` beside it).
+  const first =
+    (change.kind === "type-changed" ? change.paths.find((p) => p[p.length - 1] === "type") : undefined) ??
+    change.paths[0];
+  if (!first) return;
+  const beforePath = change.action === "add" ? first.slice(0, -1) : first;
+  const translated = context.translate(first);
+  const afterPath = change.action === "remove" ? translated.slice(0, -1) : translated;
+  const { before, after } = options.sources ?? {};
+  if (before) change.before = locate(before, sidePath(beforePath, context.b));
+  if (after) change.after = locate(after, sidePath(afterPath, context.a));
+  if (change.classification !== "breaking") return;
+  // Only an entry that the old spec did not have counts: a stale one cannot let a later break through.
+  const key = (e: { change?: string; reason: string }) => `${e.change ?? ""}\u0000${e.reason}`;
+  const old = new Set(acknowledgementsAlong(context.b.document, beforePath).map(key));
+  const entry = acknowledgementsAlong(context.a.document, afterPath).find(
+    (e) => entryMatches(e, change) && !old.has(key(e)),
+  );
+  if (!entry) return;
+  change.acknowledged = {
+    reason: entry.reason,
+    ...(entry.change ? { change: entry.change } : {}),
+    ...(after ? { at: locate(after, sidePath([...entry.node, ACKNOWLEDGE_KEY], context.a)) } : {}),
+  };
+}
+
 function whereRank(where: string): number {
   if (where === "operation") return 0;
   if (where.endsWith("parameter")) return 1;
@@ -546,13 +608,13 @@ function whereRank(where: string): number {
 }
 
 function assemble(
-  all: Array<Change & { op: string | null }>,
+  all: Pending[],
   b: NormalisedDocument,
   a: NormalisedDocument,
   moves: PrefixMove[],
   options: DiffOptions,
 ): Report {
-  const strip = ({ op: _op, ...change }: Change & { op: string | null }): Change => change;
+  const strip = ({ op: _op, action: _action, ...change }: Pending): Change => change;
   const byOperation = new Map<string, Change[]>();
   const document: Change[] = [];
   for (const change of all) {
@@ -605,6 +667,7 @@ function assemble(
       breaking: count("breaking"),
       "non-breaking": count("non-breaking"),
       annotation: count("annotation"),
+      acknowledged: everything.filter((x) => x.acknowledged).length,
       deprecations: everything.filter((x) => x.kind === "deprecated").length,
       operationsAdded: operations.filter((o) => o.status === "added").length,
       operationsRemoved: operations.filter((o) => o.status === "removed").length,

@@ -1,14 +1,26 @@
 // Golden files: every folder of src/fixtures holds a crafted pair before.yaml / after.yaml for one
-// class of change, and expected.md, the report. UPDATE_GOLDEN=1 rewrites the expected files.
+// class of change, and the report in every format: expected.md, expected.json, expected.txt (the
+// terminal view without colours) and expected.github.txt (GitHub Actions annotations).
+// UPDATE_GOLDEN=1 rewrites them (review the diff).
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { compareSpecs } from "./compare.js";
+import { renderGithubAnnotations } from "./github.js";
 import { renderMarkdown } from "./markdown.js";
+import { renderText } from "./text.js";
+import type { Report } from "./types.js";
 
 const fixtures = path.join(path.dirname(fileURLToPath(import.meta.url)), "fixtures");
 const cases = fs.readdirSync(fixtures).filter((name) => fs.existsSync(path.join(fixtures, name, "before.yaml")));
+
+const FORMATS: Array<[file: string, render: (report: Report) => string]> = [
+  ["expected.md", (r) => renderMarkdown(r)],
+  ["expected.json", (r) => `${JSON.stringify(r, null, 2)}\n`],
+  ["expected.txt", (r) => renderText(r, { colour: false })],
+  ["expected.github.txt", (r) => renderGithubAnnotations(r)],
+];
 
 describe("golden reports of crafted spec pairs", () => {
   it("has a case for every class of change", () => {
@@ -23,6 +35,7 @@ describe("golden reports of crafted spec pairs", () => {
         "path-prefix",
         "annotations",
         "external-refs",
+        "acknowledged",
       ]),
     );
   });
@@ -31,10 +44,12 @@ describe("golden reports of crafted spec pairs", () => {
     it(name, async () => {
       const dir = path.join(fixtures, name);
       const report = await compareSpecs("before.yaml", "after.yaml", { cwd: dir });
-      const markdown = renderMarkdown(report);
-      const expectedFile = path.join(dir, "expected.md");
-      if (process.env.UPDATE_GOLDEN === "1") fs.writeFileSync(expectedFile, markdown);
-      expect(markdown).toBe(fs.readFileSync(expectedFile, "utf8"));
+      for (const [file, render] of FORMATS) {
+        const actual = render(report);
+        const expectedFile = path.join(dir, file);
+        if (process.env.UPDATE_GOLDEN === "1") fs.writeFileSync(expectedFile, actual);
+        expect(actual, `${name}/${file}`).toBe(fs.readFileSync(expectedFile, "utf8"));
+      }
     });
   }
 });

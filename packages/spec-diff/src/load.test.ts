@@ -5,30 +5,42 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { compareSpecs } from "./compare.js";
-import { externalRefs, loadSpec, parseSpecInput } from "./load.js";
+import { loadSpec, parseSpecInput } from "./load.js";
+import { externalRefs } from "./sources.js";
 
 const fixtures = path.join(path.dirname(fileURLToPath(import.meta.url)), "fixtures");
+const specDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../spec");
+const at = (cwd: string) => ({ cwd, specDir });
 
 describe("parseSpecInput", () => {
   it("knows revision names, files and git refs", () => {
-    expect(parseSpecInput("a", os.tmpdir())).toEqual({ kind: "revision", revision: "a" });
-    expect(parseSpecInput("rev-C", os.tmpdir())).toEqual({ kind: "revision", revision: "c" });
-    expect(parseSpecInput("before.yaml", path.join(fixtures, "fields"))).toEqual({
+    expect(parseSpecInput("a", at(os.tmpdir()))).toEqual({
+      kind: "file",
+      file: path.join(specDir, "rev-a.yaml"),
+      revision: "a",
+    });
+    expect(parseSpecInput("rev-C", at(os.tmpdir()))).toMatchObject({ kind: "file", revision: "c" });
+    expect(parseSpecInput("https://example.com/api.yaml", at(os.tmpdir()))).toEqual({
+      kind: "url",
+      url: "https://example.com/api.yaml",
+    });
+    expect(parseSpecInput("before.yaml", at(path.join(fixtures, "fields")))).toEqual({
       kind: "file",
       file: path.join(fixtures, "fields", "before.yaml"),
     });
-    expect(parseSpecInput("origin/main:spec/rev-c.yaml", os.tmpdir())).toEqual({
+    expect(parseSpecInput("origin/main:spec/rev-c.yaml", at(os.tmpdir()))).toEqual({
       kind: "git",
       ref: "origin/main",
       path: "spec/rev-c.yaml",
     });
-    expect(() => parseSpecInput("no-such-file.yaml", os.tmpdir())).toThrow(/neither a revision/);
+    expect(() => parseSpecInput("no-such-file.yaml", at(os.tmpdir()))).toThrow(/neither a revision name/);
+    expect(() => parseSpecInput("a", { cwd: os.tmpdir() })).toThrow(/neither an existing file/);
   });
 
   it("prefers an existing file over a revision name", () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "spec-diff-"));
     fs.writeFileSync(path.join(dir, "a"), "");
-    expect(parseSpecInput("a", dir).kind).toBe("file");
+    expect(parseSpecInput("a", at(dir))).toEqual({ kind: "file", file: path.join(dir, "a") });
     fs.rmSync(dir, { recursive: true });
   });
 });
@@ -40,13 +52,17 @@ describe("externalRefs", () => {
       b: [{ $ref: "#/local" }, { $ref: "../y.yaml" }],
       c: { $ref: "https://example.com/z.yaml" },
     };
-    expect([...externalRefs(doc)].sort()).toEqual(["../y.yaml", "./components/x.yaml"]);
+    expect([...externalRefs(doc)].sort()).toEqual([
+      "../y.yaml",
+      "./components/x.yaml#/A",
+      "https://example.com/z.yaml",
+    ]);
   });
 });
 
 describe("loading revisions", () => {
   it("bundles a revision with its components", async () => {
-    const spec = await loadSpec("c", os.tmpdir());
+    const spec = await loadSpec("c", at(os.tmpdir()));
     expect(spec.label).toBe("revision C");
     expect(JSON.stringify(spec.document)).not.toContain("components/errors.yaml");
   });

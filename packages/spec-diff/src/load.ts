@@ -1,146 +1,173 @@
 /**
- * Loading a spec to compare: a revision name (a, b, c), a file, or `<git-ref>:<path>`. Every input
- * is bundled with Redocly's bundler (@redocly/openapi-core, the one behind `redocly bundle`) so
- * that cross-file `$ref`s (spec/components/*.yaml) are inside the document: api-smart-diff only
- * follows internal references.
+ * Loading a spec to compare: a file, an http(s) URL, `<git-ref>:<path>`, or a revision name of a
+ * project's spec folder (`a` -> `<spec dir>/rev-a.yaml`). The files are read as written
+ * (./sources.ts, for locations) and bundled into one document (./bundle.ts), since api-smart-diff
+ * only follows internal references.
  */
-import { execFileSync } from "node:child_process";
+import { execFile } from "node:child_process";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
-import { bundle, createConfig } from "@redocly/openapi-core";
-import { REVISIONS, specFile, type Revision } from "@tracker/spec";
-import { parse as parseYaml } from "yaml";
-import { isObject, type JsonValue, type OpenApiDocument } from "./json.js";
+import { promisify } from "node:util";
+import { bundleSources } from "./bundle.js";
+import type { OpenApiDocument } from "./json.js";
+import { isUrl, loadSources, type SourceReader, type SourceSet } from "./sources.js";
+
+const execFileAsync = promisify(execFile);
 
 export type SpecInput =
-  | { kind: "revision"; revision: Revision }
-  | { kind: "file"; file: string }
+  | { kind: "file"; file: string; revision?: string }
+  | { kind: "url"; url: string }
   | { kind: "git"; ref: string; path: string };
+
+export interface LoadOptions {
+  /** Where relative paths start. */
+  cwd: string;
+  /** A folder of `rev-<name>.yaml` files: `<name>` (or `rev-<name>`) names a revision there. */
+  specDir?: string;
+}
 
 export interface LoadedSpec {
   /** How the input is named in reports: `revision A`, `spec/rev-c.yaml`, `origin/main:spec/rev-c.yaml`. */
   label: string;
   document: OpenApiDocument;
+  /** The files as written, for locations. */
+  sources: SourceSet;
 }
 
-const REVISION_NAME = /^(?:rev-?)?([abc])$/i;
+const REVISION_NAME = /^(?:rev-?)?([a-z0-9]+)$/i;
 
 /** Tells what a command-line argument names. Files win over revision names and git refs. */
-export function parseSpecInput(arg: string, cwd: string): SpecInput {
-  const revision = REVISION_NAME.exec(arg)?.[1]?.toLowerCase();
-  if (revision && (REVISIONS as readonly string[]).includes(revision) && !fs.existsSync(path.resolve(cwd, arg))) {
-    return { kind: "revision", revision: revision as Revision };
-  }
-  const file = path.resolve(cwd, arg);
+export function parseSpecInput(arg: string, options: LoadOptions): SpecInput {
+  if (isUrl(arg)) return { kind: "url", url: arg };
+  const file = path.resolve(options.cwd, arg);
   if (fs.existsSync(file)) return { kind: "file", file };
+  const revision = REVISION_NAME.exec(arg)?.[1]?.toLowerCase();
+  if (revision && options.specDir) {
+    const candidate = path.join(options.specDir, `rev-${revision}.yaml`);
+    if (fs.existsSync(candidate)) return { kind: "file", file: candidate, revision };
+  }
   const colon = arg.indexOf(":");
   if (colon > 0 && colon < arg.length - 1) return { kind: "git", ref: arg.slice(0, colon), path: arg.slice(colon + 1) };
-  throw new Error(`"${arg}" is neither a revision (a, b, c), an existing file, nor <git-ref>:<path>`);
+  const revisions = options.specDir ? "a revision name, " : "";
+  throw new Error(`"${arg}" is neither ${revisions}an existing file, an http(s) URL, nor <git-ref>:<path>`);
 }
 
-/** Loads and bundles one input. `cwd` is where relative paths start (the user's directory). */
-export async function loadSpec(arg: string, cwd: string): Promise<LoadedSpec> {
-  const input = parseSpecInput(arg, cwd);
+/** Loads and bundles one input. */
+export async function loadSpec(arg: string, options: LoadOptions): Promise<LoadedSpec> {
+  const input = parseSpecInput(arg, options);
   switch (input.kind) {
-    case "revision":
-      return {
-        label: `revision ${input.revision.toUpperCase()}`,
-        document: await bundleFile(specFile(input.revision)),
-      };
-    case "file":
-      return { label: displayPath(input.file, cwd), document: await bundleFile(input.file) };
-    case "git":
-      return { label: arg, document: await loadFromGit(input.ref, input.path, cwd) };
+    case "file": {
+      const sources = await loadSources(input.file, fileReader(options.cwd));
+      const label = input.revision ? `revision ${input.revision.toUpperCase()}` : sources.root.display;
+      return { label, sources, document: bundleSources(sources) };
+    }
+    case "url": {
+      const sources = await loadSources(input.url, fileReader(options.cwd));
+      return { label: input.url, sources, document: bundleSources(sources) };
+    }
+    case "git": {
+      const repo = await gitRepository(input.ref, options.cwd);
+      const start = /^\.\.?\//.test(input.path)
+        ? path.resolve(options.cwd, input.path)
+        : path.resolve(repo.root, input.path);
+      const sources = await loadSources(start, gitReader(input.ref, repo.root, options.cwd));
+      return { label: arg, sources, document: bundleSources(sources) };
+    }
   }
 }
 
-/** Bundles a spec file and its cross-file `$ref`s into one document. */
-export async function bundleFile(file: string): Promise<OpenApiDocument> {
-  const config = await createConfig({});
-  const result = await bundle({ ref: path.resolve(file), config });
-  const errors = result.problems.filter((p) => p.severity === "error");
-  if (errors.length > 0) {
-    throw new Error(`cannot bundle ${file}: ${errors.map((p) => p.message).join("; ")}`);
-  }
-  const parsed: unknown = result.bundle.parsed;
-  if (!isObject(parsed) || (typeof parsed.openapi !== "string" && typeof parsed.swagger !== "string")) {
-    throw new Error(`${file} is not an OpenAPI document`);
-  }
-  return parsed;
+/** Loads a file and bundles it (cross-file `$ref`s inside). */
+export async function bundleFile(file: string, cwd = process.cwd()): Promise<OpenApiDocument> {
+  return bundleSources(await loadSources(path.resolve(cwd, file), fileReader(cwd)));
 }
 
-function displayPath(file: string, cwd: string): string {
+/** `spec/rev-c.yaml` for a file below `cwd`, the absolute path otherwise. */
+export function displayPath(file: string, cwd: string): string {
+  if (isUrl(file)) return file;
   const relative = path.relative(cwd, file);
   return relative.startsWith("..") || path.isAbsolute(relative) ? file : relative.split(path.sep).join("/");
 }
 
-function git(args: string[], cwd: string): string {
-  return execFileSync("git", args, {
-    cwd,
-    encoding: "utf8",
-    stdio: ["ignore", "pipe", "pipe"],
-    maxBuffer: 64 * 1024 * 1024,
-  });
+async function fetchText(url: string): Promise<string> {
+  let response: Response;
+  try {
+    response = await fetch(url, { headers: { accept: "application/yaml, application/json, text/plain, */*" } });
+  } catch (error) {
+    throw new Error(`cannot fetch ${url}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  if (!response.ok) throw new Error(`cannot fetch ${url}: HTTP ${response.status}`);
+  return response.text();
+}
+
+/** Reads files from the file system (and URLs from the network). */
+export function fileReader(cwd: string): SourceReader {
+  return {
+    read: async (id) => {
+      if (isUrl(id)) return fetchText(id);
+      try {
+        return await fs.promises.readFile(id, "utf8");
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code;
+        throw new Error(code === "ENOENT" ? `${displayPath(id, cwd)} does not exist` : `cannot read ${id}: ${code}`);
+      }
+    },
+    display: (id) => displayPath(id, cwd),
+  };
+}
+
+async function git(args: string[], cwd: string): Promise<string> {
+  const { stdout } = await execFileAsync("git", args, { cwd, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
+  return stdout;
+}
+
+export interface GitRepository {
+  root: string;
+}
+
+/** The repository `cwd` is in, after checking that `ref` names one of its commits. */
+export async function gitRepository(ref: string, cwd: string): Promise<GitRepository> {
+  let root: string;
+  try {
+    root = (await git(["rev-parse", "--show-toplevel"], cwd)).trim();
+  } catch {
+    throw new Error(`${cwd} is not inside a git repository (needed for the git ref "${ref}")`);
+  }
+  try {
+    await git(["rev-parse", "--verify", "--quiet", `${ref}^{commit}`], cwd);
+  } catch {
+    throw new Error(`"${ref}" is not a commit of the git repository at ${root}`);
+  }
+  return { root: fs.realpathSync(root) };
 }
 
 /**
- * Reads `<ref>:<path>` with `git show`, together with every file it `$ref`s (recursively, at the
- * same ref), into a temporary folder with the repository's layout, and bundles it there.
- * As in git, `path` is relative to the repository root, or to `cwd` when it starts with ./ or ../.
+ * Reads files as they are at a git ref (`git show <ref>:<path>`); the files a spec `$ref`s are
+ * read at the same ref. Locations name the files as in the working tree, with the ref beside.
  */
-export async function loadFromGit(ref: string, specPath: string, cwd: string): Promise<OpenApiDocument> {
-  let root: string;
-  try {
-    root = git(["rev-parse", "--show-toplevel"], cwd).trim();
-    git(["rev-parse", "--verify", "--quiet", `${ref}^{commit}`], cwd);
-  } catch {
-    throw new Error(`"${ref}" is not a commit of the git repository at ${cwd}`);
-  }
-  const prefix = git(["rev-parse", "--show-prefix"], cwd).trim();
-  const start = path.posix.normalize(/^\.\.?\//.test(specPath) ? prefix + specPath : specPath);
-  const temp = fs.mkdtempSync(path.join(os.tmpdir(), "spec-diff-"));
-  try {
-    const queue = [start];
-    const done = new Set<string>();
-    while (queue.length > 0) {
-      const file = queue.shift() as string;
-      if (done.has(file)) continue;
-      done.add(file);
-      if (file.startsWith("../")) throw new Error(`${ref}:${start} refers to ${file}, outside the repository`);
-      let text: string;
+export function gitReader(ref: string, root: string, cwd: string): SourceReader {
+  return {
+    ref,
+    read: async (id) => {
+      if (isUrl(id)) return fetchText(id);
+      const relative = path.relative(root, realish(id)).split(path.sep).join("/");
+      if (relative.startsWith("../")) throw new Error(`${id} is outside the repository at ${root}`);
       try {
-        text = git(["show", `${ref}:${file}`], root);
+        return await git(["show", `${ref}:${relative}`], root);
       } catch {
-        throw new Error(`${file} does not exist at ${ref}`);
+        throw new Error(`${relative} does not exist at ${ref}`);
       }
-      const target = path.join(temp, file);
-      fs.mkdirSync(path.dirname(target), { recursive: true });
-      fs.writeFileSync(target, text);
-      for (const referenced of externalRefs(parseYaml(text) as JsonValue)) {
-        queue.push(path.posix.normalize(path.posix.join(path.posix.dirname(file), referenced)));
-      }
-    }
-    return await bundleFile(path.join(temp, start));
-  } finally {
-    fs.rmSync(temp, { recursive: true, force: true });
-  }
+    },
+    display: (id) => displayPath(id, cwd),
+  };
 }
 
-/** The files named by the `$ref`s of a document (`./components/errors.yaml#/...` -> `./components/errors.yaml`). */
-export function externalRefs(node: JsonValue): Set<string> {
-  const files = new Set<string>();
-  const visit = (value: JsonValue): void => {
-    if (Array.isArray(value)) value.forEach(visit);
-    else if (isObject(value)) {
-      for (const [key, child] of Object.entries(value)) {
-        if (key === "$ref" && typeof child === "string") {
-          const file = child.split("#")[0] ?? "";
-          if (file !== "" && !/^[a-z][a-z0-9+.-]*:/i.test(file)) files.add(file);
-        } else visit(child);
-      }
-    }
-  };
-  visit(node);
-  return files;
+/** The real path of a file whose folder exists (a file may exist only at the ref). */
+function realish(file: string): string {
+  let dir = path.dirname(file);
+  const rest = [path.basename(file)];
+  while (!fs.existsSync(dir) && path.dirname(dir) !== dir) {
+    rest.unshift(path.basename(dir));
+    dir = path.dirname(dir);
+  }
+  return path.join(fs.realpathSync(dir), ...rest);
 }

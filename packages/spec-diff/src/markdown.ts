@@ -1,4 +1,5 @@
 /** The markdown report: summary, removed and added operations, then every changed operation. */
+import { allChanges, formatChangeLocations } from "./location.js";
 import type { Change, OperationReport, Report } from "./types.js";
 
 export interface MarkdownOptions {
@@ -17,8 +18,9 @@ export function renderMarkdown(report: Report, options: MarkdownOptions = {}): s
     lines.push("No changes.", "");
     return lines.join("\n");
   }
+  const acknowledged = summary.acknowledged > 0 ? ` (${summary.acknowledged} acknowledged)` : "";
   lines.push(
-    `**${summary.breaking} breaking**, ${summary["non-breaking"]} non-breaking, ${summary.annotation} annotation changes ` +
+    `**${summary.breaking} breaking**${acknowledged}, ${summary["non-breaking"]} non-breaking, ${summary.annotation} annotation changes ` +
       `(${summary.deprecations} ${summary.deprecations === 1 ? "deprecation" : "deprecations"}). ` +
       `Operations: ${summary.operationsAdded} added, ${summary.operationsRemoved} removed, ${summary.operationsChanged} changed.`,
     "",
@@ -31,69 +33,83 @@ export function renderMarkdown(report: Report, options: MarkdownOptions = {}): s
     );
   }
 
+  const located = allChanges(report).some((c) => c.before || c.after);
   const removed = report.operations.filter((o) => o.status === "removed");
   const added = report.operations.filter((o) => o.status === "added");
   const changed = report.operations.filter((o) => o.status === "changed");
   if (removed.length > 0) {
-    lines.push(`${h(1)} Removed operations`, "", ...operationTable(removed, (o) => o.pathBefore), "");
+    lines.push(`${h(1)} Removed operations`, "", ...operationTable(removed, (o) => o.pathBefore, located), "");
   }
   if (added.length > 0) {
-    lines.push(`${h(1)} Added operations`, "", ...operationTable(added, (o) => o.pathAfter), "");
+    lines.push(`${h(1)} Added operations`, "", ...operationTable(added, (o) => o.pathAfter, located), "");
   }
   if (changed.length > 0) {
     lines.push(`${h(1)} Changed operations`, "");
     for (const op of changed) {
       lines.push(`${h(2)} \`${op.key}\`${op.operationId ? ` (${op.operationId})` : ""}`, "");
-      lines.push(...changeList(op.changes, true));
+      lines.push(...changeList(op.changes, true, located));
     }
   }
   if (report.document.length > 0) {
-    lines.push(`${h(1)} Document`, "", ...changeList(report.document, false));
+    lines.push(`${h(1)} Document`, "", ...changeList(report.document, false, located));
   }
   return `${lines.join("\n").trimEnd()}\n`;
 }
 
-function operationTable(ops: OperationReport[], path: (o: OperationReport) => string | undefined): string[] {
+function operationTable(
+  ops: OperationReport[],
+  path: (o: OperationReport) => string | undefined,
+  located: boolean,
+): string[] {
   return [
-    "| classification | operation | operationId | path |",
-    "|---|---|---|---|",
+    `| classification | operation | operationId | path |${located ? " line |" : ""}`,
+    `|---|---|---|---|${located ? "---|" : ""}`,
     ...ops.map((o) => {
-      const classification = o.changes[0]?.classification ?? "non-breaking";
-      return `| ${label(classification)} | \`${o.key}\` | ${o.operationId ?? ""} | \`${path(o) ?? ""}\` |`;
+      const [first] = o.changes;
+      const line = located && first ? ` ${lines(first)} |` : "";
+      return `| ${label(first)} | \`${o.key}\` | ${o.operationId ?? ""} | \`${path(o) ?? ""}\` |${line}`;
     }),
   ];
 }
 
 /** A table of the changes; documentation-only annotations are folded into a <details> block. */
-function changeList(changes: Change[], withWhere: boolean): string[] {
+function changeList(changes: Change[], withWhere: boolean, located: boolean): string[] {
   const folded = changes.filter((c) => c.classification === "annotation" && c.kind === "documentation");
   const shown = changes.filter((c) => !folded.includes(c));
-  const lines: string[] = [];
+  const out: string[] = [];
   if (shown.length > 0) {
-    lines.push(
-      withWhere ? "| classification | where | change |" : "| classification | change |",
-      withWhere ? "|---|---|---|" : "|---|---|",
-    );
+    const columns = ["classification", ...(withWhere ? ["where"] : []), "change", ...(located ? ["lines"] : [])];
+    out.push(`| ${columns.join(" | ")} |`, `|${columns.map(() => "---|").join("")}`);
     for (const c of shown) {
-      lines.push(
-        withWhere
-          ? `| ${label(c.classification)} | ${cell(c.where)} | ${cell(c.message)} |`
-          : `| ${label(c.classification)} | ${cell(c.message)} |`,
-      );
+      const cells = [label(c), ...(withWhere ? [cell(c.where)] : []), cell(message(c)), ...(located ? [lines(c)] : [])];
+      out.push(`| ${cells.join(" | ")} |`);
     }
-    lines.push("");
+    out.push("");
   }
   if (folded.length > 0) {
     const n = folded.length;
-    lines.push(`<details><summary>${n} documentation ${n === 1 ? "change" : "changes"} (annotation)</summary>`, "");
-    for (const c of folded) lines.push(withWhere ? `- ${c.where}: ${c.message}` : `- ${c.message}`);
-    lines.push("", "</details>", "");
+    out.push(`<details><summary>${n} documentation ${n === 1 ? "change" : "changes"} (annotation)</summary>`, "");
+    for (const c of folded) {
+      const at = located && (c.before || c.after) ? ` (${lines(c)})` : "";
+      out.push(withWhere ? `- ${c.where}: ${c.message}${at}` : `- ${c.message}${at}`);
+    }
+    out.push("", "</details>", "");
   }
-  return lines;
+  return out;
 }
 
-function label(classification: string): string {
-  return classification === "breaking" ? "**breaking**" : classification;
+function label(change: Pick<Change, "classification" | "acknowledged"> | undefined): string {
+  const classification = change?.classification ?? "non-breaking";
+  if (classification !== "breaking") return classification;
+  return change?.acknowledged ? "**breaking** (acknowledged)" : "**breaking**";
+}
+
+function message(change: Change): string {
+  return change.acknowledged ? `${change.message}. Acknowledged: ${change.acknowledged.reason}` : change.message;
+}
+
+function lines(change: Change): string {
+  return formatChangeLocations(change, { column: false });
 }
 
 function cell(text: string): string {

@@ -36,10 +36,24 @@ export interface NormalisedDocument {
   document: OpenApiDocument;
   /** `${method} ${key}` -> operation. */
   operations: Map<string, OperationInfo>;
+  /** Key of a path (`/experiments/create`) -> the path as written (`/2.0/tracker/experiments/create`). */
+  originalPaths: Map<string, string>;
 }
 
 export interface NormaliseOptions {
   prefixPattern?: RegExp;
+}
+
+/** For each path as written: how many paths of the document share its key below the prefix. */
+export function prefixKeyCounts(
+  document: OpenApiDocument,
+  prefix: RegExp = DEFAULT_PREFIX_PATTERN,
+): Map<string, number> {
+  const paths = isObject(document.paths) ? Object.keys(document.paths) : [];
+  const keyOf = (original: string) => original.replace(prefix, "") || original;
+  const count = new Map<string, number>();
+  for (const original of paths) count.set(keyOf(original), (count.get(keyOf(original)) ?? 0) + 1);
+  return new Map(paths.map((original) => [original, count.get(keyOf(original)) ?? 0]));
 }
 
 export function operationKey(method: string, key: string): string {
@@ -61,11 +75,13 @@ export function normalise(source: OpenApiDocument, options: NormaliseOptions = {
   }
   const rekeyed: JsonObject = {};
   const operations = new Map<string, OperationInfo>();
+  const originalPaths = new Map<string, string>();
   let order = 0;
   for (const [original, item] of Object.entries(paths)) {
     const stripped = keyOf.get(original) as string;
     const key = count.get(stripped) === 1 ? stripped : original;
     rekeyed[key] = item;
+    originalPaths.set(key, original);
     if (!isObject(item)) continue;
     for (const method of HTTP_METHODS) {
       const operation = item[method];
@@ -84,7 +100,7 @@ export function normalise(source: OpenApiDocument, options: NormaliseOptions = {
   tagSchemaReferences(document);
   const merged = merge(document, { mergeRefSibling: true }) as unknown;
   if (!isObject(merged)) throw new Error("allof-merge returned no document");
-  return { document: inlinePathReferences(merged, merged, new Set()) as OpenApiDocument, operations };
+  return { document: inlinePathReferences(merged, merged, new Set()) as OpenApiDocument, operations, originalPaths };
 }
 
 /**

@@ -27,6 +27,29 @@ export type ChangeKind =
   | "documentation"
   | "other";
 
+/** Where a change is written: a line of the YAML (or JSON) file as written, `$ref`s followed. */
+export interface Location {
+  /** The file, relative to the working directory (or the URL). */
+  file: string;
+  /** 1-based. */
+  line: number;
+  /** 1-based. */
+  column: number;
+  /** The git ref the file was read at, when it was (`origin/main`). */
+  ref?: string;
+  /** False when the walk could not reach the node itself in this file: the location is its nearest ancestor. */
+  exact?: false;
+}
+
+/** A breaking change acknowledged in the new spec with `x-breaking-change-acknowledged`. */
+export interface Acknowledgement {
+  reason: string;
+  /** What the acknowledgement names (`change:`), when it names something. */
+  change?: string;
+  /** Where the acknowledgement is written. */
+  at?: Location;
+}
+
 export interface Change {
   classification: Classification;
   kind: ChangeKind;
@@ -42,6 +65,12 @@ export interface Change {
   rule?: string;
   /** JSON paths (in the normalised "before" document) of the library diffs this change stands for. */
   paths: Array<Array<string | number>>;
+  /** Where the change is in the old document (or the nearest ancestor when the node is new). */
+  before?: Location;
+  /** Where the change is in the new document (or the nearest ancestor when the node is gone). */
+  after?: Location;
+  /** Present when the change is breaking and acknowledged in the new spec: it passes `--fail-on breaking`. */
+  acknowledged?: Acknowledgement;
 }
 
 export interface OperationReport {
@@ -65,6 +94,8 @@ export interface Summary {
   breaking: number;
   "non-breaking": number;
   annotation: number;
+  /** Breaking changes acknowledged in the new spec (counted among `breaking` too). */
+  acknowledged: number;
   deprecations: number;
   operationsAdded: number;
   operationsRemoved: number;
