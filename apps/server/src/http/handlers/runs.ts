@@ -8,7 +8,7 @@ import type { Services } from "../../core/services.js";
 import type { RunColumns } from "../../store/runs.js";
 import { keyValues, optionalInt, optionalString, runId, stringArray, type Input } from "../input.js";
 import { runInfoOut, runOut } from "../shapes.js";
-import { withRunInputs } from "./run-inputs.js";
+import { withRunInputsAndOutputs } from "./run-inputs.js";
 
 /** Run operations of every revision. */
 
@@ -40,7 +40,7 @@ export const runHandlers: HandlerTable = {
 
   async getRun({ revision, input, services, mlflow }) {
     const run = runOut(revision, await runs.getRun(services, runId(input)), services.config.namespace);
-    return { run: mlflow ? (await withRunInputs(services, [run]))[0] : run };
+    return { run: mlflow ? (await withRunInputsAndOutputs(services, [run]))[0] : run };
   },
 
   async updateRun({ revision, input, services }) {
@@ -97,7 +97,7 @@ export async function searchRunsC(services: Services, input: Input, columns?: Ru
     columns,
   });
   const shaped = page.items.map((run) => runOut("c", run, services.config.namespace));
-  // Requests through MLflow's paths also get the runs' dataset inputs (MLflow 2.4+).
-  const body = { runs: mlflow ? await withRunInputs(services, shaped) : shaped };
+  // Requests through MLflow's paths also get the runs' inputs (MLflow 2.4+) and outputs (MLflow 3).
+  const body = { runs: mlflow ? await withRunInputsAndOutputs(services, shaped) : shaped };
   return page.nextPageToken ? { ...body, next_page_token: page.nextPageToken } : body;
 }
