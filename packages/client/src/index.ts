@@ -21,7 +21,7 @@ export {
 } from "./registry.js";
 export { ServerInfoClient, type ServerInfo } from "./server-info.js";
 export { HealthClient, type LiveStatus, type ReadyStatus } from "./health.js";
-export { ModelAliasClient, type ModelVersionWithAliases } from "./model-aliases.js";
+export { ModelAliasClient, type ModelVersionWithAliases, type RegisteredModelAlias } from "./model-aliases.js";
 export { RunInputsClient, type Dataset, type DatasetInput } from "./run-inputs.js";
 export { RunModelLinksClient, type ModelOutput, type RunInputs, type RunOutputs } from "./run-model-links.js";
 export { RunColumnsClient, type RunKeys, type SearchRunsColumnsOptions } from "./run-columns.js";
