@@ -27,6 +27,7 @@ export const invalidParameter = (message: string) => new TrackerError("INVALID_P
 export const notFound = (message: string) => new TrackerError("RESOURCE_DOES_NOT_EXIST", message);
 export const alreadyExists = (message: string) => new TrackerError("RESOURCE_ALREADY_EXISTS", message);
 export const invalidState = (message: string) => new TrackerError("INVALID_STATE", message);
+export const badRequest = (message: string) => new TrackerError("BAD_REQUEST", message);
 
 const SEE_DOCS = "See the API docs for more information about request parameters.";
 

@@ -56,6 +56,23 @@ for (const kind of testDatabases()) {
       await page.evaluate(() => window.scrollTo(0, 0));
       await page.screenshot({ path: path.join(screenshots, `${name}.png`), fullPage: false });
     };
+    /** The current page in light, then the same URL in a dark page once `ready` holds there. */
+    const shotBoth = async (name: string, ready: () => Promise<void>) => {
+      await shot(name);
+      if (kind !== "pglite") return;
+      const dark = await openPage(browser, "dark");
+      const light = page;
+      page = dark.page;
+      try {
+        await page.goto(light.url());
+        await ready();
+        await shot(`${name}-dark`);
+        expect(cspProblems(dark)).toEqual([]);
+      } finally {
+        page = light;
+        await dark.context.close();
+      }
+    };
     const go = async (pathname: string) => {
       await page.goto(`${server.url}${pathname}`);
     };
@@ -386,6 +403,45 @@ for (const kind of testDatabases()) {
       await page.getByRole("button", { name: "Yes, delete version" }).click();
       await page.getByRole("heading", { name: "Model fraud-model" }).waitFor();
       await page.getByRole("link", { name: "Version 1" }).waitFor({ state: "detached" });
+    });
+
+    it("sets an alias on the model page, sees it on both pages, and removes it from the version page", async () => {
+      await go(`/models/${data.modelName}`);
+      const aliases = page.getByRole("region", { name: "Aliases" });
+      await aliases.getByText("No aliases yet.").waitFor();
+      await aliases.getByLabel("Alias", { exact: true }).fill("champion");
+      await aliases.getByLabel("Version").selectOption("2");
+      await aliases.getByRole("button", { name: "Set alias" }).click();
+      await aliases
+        .getByRole("row")
+        .filter({ hasText: "@champion" })
+        .getByRole("link", { name: "Version 2" })
+        .waitFor();
+      // The versions table shows it beside version 2.
+      const versions = page.getByRole("region", { name: "Versions" });
+      await versions.getByRole("row").filter({ hasText: "Version 2" }).getByText("@champion").waitFor();
+      await shotBoth("model-aliases", () =>
+        page.getByRole("region", { name: "Aliases" }).getByText("@champion").waitFor(),
+      );
+      expect(await axeViolations(page)).toEqual([]);
+      // A refused alias: the server's message, in place.
+      await aliases.getByLabel("Alias", { exact: true }).fill("latest");
+      await aliases.getByRole("button", { name: "Set alias" }).click();
+      await aliases.getByRole("alert").filter({ hasText: "reserved" }).waitFor();
+
+      await aliases.getByRole("link", { name: "Version 2" }).click();
+      await page.getByTestId("aliases").getByText("@champion").waitFor();
+      const versionAliases = page.getByRole("region", { name: "Aliases" });
+      await versionAliases.getByLabel("Alias", { exact: true }).fill("challenger");
+      await versionAliases.getByRole("button", { name: "Add alias" }).click();
+      await page.getByTestId("aliases").getByText("@challenger").waitFor();
+      await shotBoth("version-aliases", () => page.getByTestId("aliases").getByText("@challenger").waitFor());
+      expect(await axeViolations(page)).toEqual([]);
+      await versionAliases.getByRole("button", { name: "Remove alias challenger" }).click();
+      await page.getByTestId("aliases").getByText("@challenger").waitFor({ state: "detached" });
+      expect(await new TrackerClient({ baseUrl: server.url }).listRegisteredModelAliases(data.modelName)).toEqual([
+        { alias: "champion", version: "2" },
+      ]);
     });
 
     it("registers a run's model from its page and moves the version to Production", async () => {

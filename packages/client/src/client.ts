@@ -8,6 +8,7 @@ import { ModelAliasClient } from "./model-aliases.js";
 import { RegistryClient } from "./registry.js";
 import { RunColumnsClient } from "./run-columns.js";
 import { RunInputsClient } from "./run-inputs.js";
+import { RunModelLinksClient } from "./run-model-links.js";
 import { ServerInfoClient } from "./server-info.js";
 import { TrackingClient } from "./tracking.js";
 
@@ -36,6 +37,7 @@ export interface TrackerClient
   extends RegistryClient,
     ModelAliasClient,
     RunInputsClient,
+    RunModelLinksClient,
     ServerInfoClient,
     HealthClient,
     MetricSamplingClient,
@@ -45,6 +47,7 @@ for (const part of [
   RegistryClient,
   ModelAliasClient,
   RunInputsClient,
+  RunModelLinksClient,
   ServerInfoClient,
   HealthClient,
   MetricSamplingClient,

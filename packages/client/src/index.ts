@@ -21,8 +21,9 @@ export {
 } from "./registry.js";
 export { ServerInfoClient, type ServerInfo } from "./server-info.js";
 export { HealthClient, type LiveStatus, type ReadyStatus } from "./health.js";
-export { ModelAliasClient, type ModelVersionWithAliases } from "./model-aliases.js";
+export { ModelAliasClient, type ModelVersionWithAliases, type RegisteredModelAlias } from "./model-aliases.js";
 export { RunInputsClient, type Dataset, type DatasetInput } from "./run-inputs.js";
+export { RunModelLinksClient, type ModelOutput, type RunInputs, type RunOutputs } from "./run-model-links.js";
 export { RunColumnsClient, type RunKeys, type SearchRunsColumnsOptions } from "./run-columns.js";
 export { MetricSamplingClient, type MetricHistoryBulkIntervalOptions, type SampledMetric } from "./metric-sampling.js";
 export {

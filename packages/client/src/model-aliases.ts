@@ -6,6 +6,8 @@ import { expectData, expectOk } from "./response.js";
 
 /** A model version with the aliases that name it. */
 export type ModelVersionWithAliases = components["schemas"]["ModelVersionWithAliases"];
+/** An alias of a model and the number of the version it names. */
+export type RegisteredModelAlias = components["schemas"]["RegisteredModelAlias"];
 
 export class ModelAliasClient extends ClientCore {
   /** Points `alias` of the model at `version` (moving it from the version it named before). */
@@ -18,6 +20,14 @@ export class ModelAliasClient extends ClientCore {
   /** Removes the alias; an alias the model does not have changes nothing. */
   async deleteRegisteredModelAlias(name: string, alias: string): Promise<void> {
     await expectOk(this.ext.DELETE("/api/2.0/tracker/registered-models/alias", { body: { name, alias } }));
+  }
+
+  /** Every alias of the model with the version it names, in alphabetical order. */
+  async listRegisteredModelAliases(name: string): Promise<RegisteredModelAlias[]> {
+    const data = await expectData(
+      this.ext.GET("/api/2.0/tracker/registered-models/aliases", { params: { query: { name } } }),
+    );
+    return data.aliases;
   }
 
   /** The version `models:/<name>@<alias>` names. */

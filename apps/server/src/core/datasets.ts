@@ -1,8 +1,9 @@
 import type { Services } from "./services.js";
 import { invalidParameter, missingValue } from "./errors.js";
 import { checkValue } from "./limits.js";
-import type { DatasetInputRecord } from "../domain/records.js";
+import type { DatasetInputRecord, KeyValue } from "../domain/records.js";
 import { DATASET_CONTEXT_TAG } from "../domain/system-tags.js";
+import { addModelInputs, checkModelIds } from "./run-model-links.js";
 import { requireActiveRun } from "./runs.js";
 import * as store from "../store/datasets.js";
 
@@ -48,11 +49,12 @@ function checkDatasetInput(input: DatasetInputRecord, i: number): void {
   }
 }
 
-/** runs/log-inputs: all datasets or none, in one transaction. */
+/** runs/log-inputs: all datasets and models (MLflow 3's model inputs, by id) or none, in one transaction. */
 export async function logInputs(
   services: Services,
   runId: string,
   inputs: readonly DatasetInputRecord[],
+  modelIds: readonly string[] = [],
 ): Promise<void> {
   if (inputs.length > DATASET_LIMITS.datasetsPerRequest) {
     throw invalidParameter(
@@ -60,7 +62,8 @@ export async function logInputs(
     );
   }
   inputs.forEach(checkDatasetInput);
-  if (inputs.length === 0) {
+  checkModelIds(modelIds);
+  if (inputs.length === 0 && modelIds.length === 0) {
     await requireActiveRun(services.knex, runId);
     return;
   }
@@ -70,6 +73,7 @@ export async function logInputs(
       const datasetId = await store.ensureDataset(trx, Number(run.experiment_id), input.dataset);
       await store.addRunInput(trx, runId, datasetId, input.tags);
     }
+    await addModelInputs(trx, runId, modelIds);
   });
 }
 

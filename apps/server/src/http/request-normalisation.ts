@@ -36,7 +36,10 @@ export function normaliseRequest(namespace: string): RequestHandler {
 const LATEST_VERSIONS = "/api/2.0/tracker/registered-models/get-latest-versions";
 
 /** Registry operations of spec/ext.yaml: they live under `2.0/tracker` and answer under the preview prefix too. */
-const EXT_REGISTRY_PATHS = new Set(["/api/2.0/tracker/registered-models/alias"]);
+const EXT_REGISTRY_PATHS = new Set([
+  "/api/2.0/tracker/registered-models/alias",
+  "/api/2.0/tracker/registered-models/aliases",
+]);
 
 function registryAlias(pathname: string): string {
   const unpreviewed = pathname.replace("/api/2.0/preview/tracker/", "/api/2.0/tracker/");

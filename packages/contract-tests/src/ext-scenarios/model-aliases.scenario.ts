@@ -2,9 +2,10 @@ import { expect } from "vitest";
 import type { ExtScenario } from "../harness/ext-scenario.js";
 
 const PATH = "/api/2.0/tracker/registered-models/alias";
+const LIST_PATH = "/api/2.0/tracker/registered-models/aliases";
 
 export const scenario: ExtScenario = {
-  name: "model aliases: set, get by alias, move, delete, with their refusals",
+  name: "model aliases: set, get by alias, list, move, delete, with their refusals",
   async run({ ext, unauthenticated, client }) {
     await client.createRegisteredModel("contract-aliases");
     await client.createModelVersion("contract-aliases", "s3://bucket/model/1");
@@ -17,7 +18,14 @@ export const scenario: ExtScenario = {
     });
     await client.setRegisteredModelAlias("contract-aliases", "champion", "2");
     expect((await client.getModelVersionByAlias("contract-aliases", "champion")).version).toBe("2");
+    await client.setRegisteredModelAlias("contract-aliases", "baseline", 1);
+    expect(await client.listRegisteredModelAliases("contract-aliases")).toEqual([
+      { alias: "baseline", version: "1" },
+      { alias: "champion", version: "2" },
+    ]);
     await client.deleteRegisteredModelAlias("contract-aliases", "champion");
+    await client.deleteRegisteredModelAlias("contract-aliases", "baseline");
+    expect(await client.listRegisteredModelAliases("contract-aliases")).toEqual([]);
 
     // 404: unknown model, unknown version, unknown alias.
     const noModel = await ext.POST(PATH, { body: { name: "contract-nope", alias: "a", version: "1" } });
@@ -41,12 +49,17 @@ export const scenario: ExtScenario = {
       params: { query: { name: "contract-aliases" } as { name: string; alias: string } },
     });
     expect(missing.response.status).toBe(400);
+    const listMissing = await ext.GET(LIST_PATH, { params: { query: {} as { name: string } } });
+    expect(listMissing.response.status).toBe(400);
+    const listNoModel = await ext.GET(LIST_PATH, { params: { query: { name: "contract-nope" } } });
+    expect(listNoModel.error).toMatchObject({ error_code: "RESOURCE_DOES_NOT_EXIST" });
 
     // 401 on a server with a token.
     for (const denied of [
       await unauthenticated.POST(PATH, { body: { name: "m", alias: "a", version: "1" } }),
       await unauthenticated.DELETE(PATH, { body: { name: "m", alias: "a" } }),
       await unauthenticated.GET(PATH, { params: { query: { name: "m", alias: "a" } } }),
+      await unauthenticated.GET(LIST_PATH, { params: { query: { name: "m" } } }),
     ]) {
       expect(denied.response.status).toBe(401);
     }

@@ -22,6 +22,7 @@ interface OperationObject {
 interface OpenApiDocument {
   servers?: Array<{ url: string }>;
   paths: Record<string, Partial<Record<Method, OperationObject>>>;
+  components?: { schemas?: Record<string, unknown> };
 }
 
 export interface OperationRef {
@@ -115,16 +116,30 @@ export class SpecValidator {
         `content type ${contentType} is not documented for ${op.operationId} ${status} (${mediaTypes.join(", ")})`,
       ];
     if (!mediaType.includes("json")) return [];
-    const schemaRef = `spec#${pointer}/content/${escapePointer(mediaType)}/schema`;
+    return this.errorsOf(
+      `spec#${pointer}/content/${escapePointer(mediaType)}/schema`,
+      body,
+      `${op.operationId} ${status}`,
+    );
+  }
+
+  /**
+   * Errors of a value against a schema of the document's `components.schemas` (empty: valid), for parts of
+   * answers that another document's operation carries (such as `run.outputs` of runs/get under MLflow's paths).
+   */
+  validateSchema(name: string, value: unknown): string[] {
+    if (!this.doc.components?.schemas?.[name]) return [`${name} is not a schema of ${this.revision}`];
+    return this.errorsOf(`spec#/components/schemas/${escapePointer(name)}`, value, name);
+  }
+
+  private errorsOf(schemaRef: string, value: unknown, label: string): string[] {
     let validate = this.compiled.get(schemaRef);
     if (!validate) {
       validate = this.ajv.compile({ $ref: schemaRef });
       this.compiled.set(schemaRef, validate);
     }
-    if (validate(body)) return [];
-    return (validate.errors ?? []).map(
-      (e) => `${op.operationId} ${status}: ${e.instancePath || "(body)"} ${e.message ?? "invalid"}`,
-    );
+    if (validate(value)) return [];
+    return (validate.errors ?? []).map((e) => `${label}: ${e.instancePath || "(body)"} ${e.message ?? "invalid"}`);
   }
 
   private resolve(ref: string): ResponseObject {

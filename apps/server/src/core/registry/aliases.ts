@@ -5,7 +5,7 @@ import * as store from "../../store/registry/aliases.js";
 import { findModelVersionRow, loadModelVersion } from "../../store/registry/model-versions.js";
 import { findRegisteredModelRow, updateRegisteredModelRow } from "../../store/registry/registered-models.js";
 import { checkText } from "./checks.js";
-import { modelNotFound, parseVersion, versionNotFound, type ModelVersionRecord } from "./model.js";
+import { modelNotFound, parseVersion, versionNotFound, type ModelAlias, type ModelVersionRecord } from "./model.js";
 
 /**
  * Model aliases (MLflow 2.3+): a name such as `champion` for one version of one model. The database
@@ -81,4 +81,12 @@ export async function getModelVersionByAlias(
   const record = version === undefined ? undefined : await loadModelVersion(db, name, version);
   if (!record) throw aliasNotFound(alias);
   return record;
+}
+
+/** All aliases of a model, ordered by alias (what the web UI's model and version pages show). */
+export async function listRegisteredModelAliases(services: Services, name: string): Promise<ModelAlias[]> {
+  checkText("name", name);
+  const db = services.knex;
+  if (!(await findRegisteredModelRow(db, name))) throw modelNotFound(name);
+  return (await store.aliasesOf(db, [name])).get(name) ?? [];
 }

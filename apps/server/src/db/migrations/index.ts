@@ -6,6 +6,7 @@ import * as aliasesDatasets from "./0004_aliases_datasets.js";
 import * as metricPoints from "./0005_metric_points.js";
 import * as metricRollups from "./0006_metric_rollups.js";
 import * as systemTagsMlflow from "./0007_system_tags_mlflow.js";
+import * as runModelLinks from "./0008_run_model_links.js";
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -21,6 +22,7 @@ const migrations: ReadonlyArray<[string, Migration]> = [
   ["0005_metric_points", metricPoints],
   ["0006_metric_rollups", metricRollups],
   ["0007_system_tags_mlflow", systemTagsMlflow],
+  ["0008_run_model_links", runModelLinks],
 ];
 
 /** A static migration source, so the compiled server needs no file-system globbing. */

@@ -7,6 +7,7 @@ import { registryHandlers } from "./registry.js";
 import { runDataHandlers } from "./run-data.js";
 import { runHandlers } from "./runs.js";
 import { runInputHandlers } from "./run-inputs.js";
+import { runOutputHandlers } from "./run-outputs.js";
 import { metricSamplingHandlers } from "./metric-sampling.js";
 import { runColumnsHandlers } from "./run-columns.js";
 import { serverInfoHandlers } from "./server-info.js";
@@ -20,6 +21,7 @@ export const handlers: HandlerTable = {
   ...runHandlers,
   ...runDataHandlers,
   ...runInputHandlers,
+  ...runOutputHandlers,
   ...artifactHandlers,
   ...registryHandlers,
   ...modelAliasHandlers,

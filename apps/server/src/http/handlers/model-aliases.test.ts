@@ -110,6 +110,30 @@ describe.each(testDatabases())("model aliases on %s", (kind) => {
     expect(byAlias.body.model_version).toMatchObject({ version: "1", aliases: ["prod"] });
   });
 
+  it("lists a model's aliases in alphabetical order (the web UI's list), with its refusals", async () => {
+    await registerModel("listed", 2);
+    expect(await tracker.get("registered-models/aliases", { name: "listed" })).toMatchObject({
+      status: 200,
+      body: { aliases: [] },
+    });
+    await tracker.post("registered-models/alias", { name: "listed", alias: "zeta", version: "1" });
+    await tracker.post("registered-models/alias", { name: "listed", alias: "alpha", version: "2" });
+    expect((await tracker.get("registered-models/aliases", { name: "listed" })).body).toEqual({
+      aliases: [
+        { alias: "alpha", version: "2" },
+        { alias: "zeta", version: "1" },
+      ],
+    });
+    expect(await tracker.get("registered-models/aliases", { name: "nope" })).toMatchObject({
+      status: 404,
+      body: { error_code: "RESOURCE_DOES_NOT_EXIST", message: "Registered Model with name=nope not found" },
+    });
+    expect(await tracker.get("registered-models/aliases", {})).toMatchObject({
+      status: 400,
+      body: { error_code: "INVALID_PARAMETER_VALUE" },
+    });
+  });
+
   it("deleting a version drops its aliases; deleting or renaming the model carries them along", async () => {
     await registerModel("churn", 2);
     await mlflow.post("registered-models/alias", { name: "churn", alias: "a", version: "1" });

@@ -3,7 +3,7 @@ import { requireField } from "../../core/values.js";
 import { handlerTable, type OperationContext } from "../operation-handler.js";
 import { modelVersionOut } from "./registry.js";
 
-/** Model aliases (spec/ext.yaml; MLflow 2.3+): set, delete, and get the version an alias names. */
+/** Model aliases (spec/ext.yaml; MLflow 2.3+): set, delete, list a model's, and get the version an alias names. */
 
 /** DELETE reads its fields from the JSON body or, when the body has none, from the query string (MLflow's clients use both). */
 type DeleteAliasFields = OperationContext<"deleteRegisteredModelAlias">["input"];
@@ -29,6 +29,11 @@ export const modelAliasHandlers = handlerTable({
       requireField("alias", fields.alias),
     );
     return {};
+  },
+
+  async listRegisteredModelAliases({ input, services }) {
+    const list = await aliases.listRegisteredModelAliases(services, requireField("name", input.name));
+    return { aliases: list.map((a) => ({ alias: a.alias, version: String(a.version) })) };
   },
 
   async getModelVersionByAlias({ input, services }) {

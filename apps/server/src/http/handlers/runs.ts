@@ -5,7 +5,7 @@ import { tagNamespaceOf, type Services } from "../../core/services.js";
 import type { RunColumns } from "../../store/runs.js";
 import { keyValues, listOf, optionalInt, runId } from "../input.js";
 import { runInfoOut, runOut } from "../shapes.js";
-import { withRunInputs } from "./run-inputs.js";
+import { withRunInputsAndOutputs } from "./run-inputs.js";
 
 /** Run operations of every revision. */
 
@@ -37,7 +37,7 @@ export const runHandlers = handlerTable({
 
   async getRun({ revision, input, services, mlflow }) {
     const run = runOut(revision, await runs.getRun(services, runId(input)), tagNamespaceOf(services));
-    return { run: mlflow ? (await withRunInputs(services, [run]))[0] : run };
+    return { run: mlflow ? (await withRunInputsAndOutputs(services, [run]))[0] : run };
   },
 
   async updateRun({ revision, input, services }) {
@@ -89,7 +89,7 @@ export async function searchRunsC(services: Services, input: SearchRunsInput, co
     columns,
   });
   const shaped = page.items.map((run) => runOut("c", run, tagNamespaceOf(services)));
-  // Requests through MLflow's paths also get the runs' dataset inputs (MLflow 2.4+).
-  const body = { runs: mlflow ? await withRunInputs(services, shaped) : shaped };
+  // Requests through MLflow's paths also get the runs' inputs (MLflow 2.4+) and outputs (MLflow 3).
+  const body = { runs: mlflow ? await withRunInputsAndOutputs(services, shaped) : shaped };
   return page.nextPageToken ? { ...body, next_page_token: page.nextPageToken } : body;
 }

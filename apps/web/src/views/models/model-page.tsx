@@ -6,6 +6,7 @@ import { ConfirmButton } from "../../components/confirm-button";
 import { ErrorBox, Loading } from "../../components/error-box";
 import { formatTime } from "../../components/format";
 import { TagsEditor } from "../../components/tags-editor";
+import { AliasBadges, AliasesEditor, versionHref } from "./aliases-editor";
 import { DescriptionEditor } from "./description-editor";
 
 export function ModelPage({ name }: { name: string }) {
@@ -18,6 +19,7 @@ export function ModelPage({ name }: { name: string }) {
         .toArray(10_000),
     [name],
   );
+  const aliases = useAsync(() => api().listRegisteredModelAliases(name), [name]);
   const [error, setError] = useState<Error | undefined>();
   if (model.error && !model.data) return <ErrorBox error={model.error} title="Could not load the model" />;
   if (!model.data) return <Loading what="model" />;
@@ -45,6 +47,7 @@ export function ModelPage({ name }: { name: string }) {
             <tr>
               <th scope="col">Version</th>
               <th scope="col">Stage</th>
+              <th scope="col">Aliases</th>
               <th scope="col">Source run</th>
               <th scope="col">Created</th>
             </tr>
@@ -53,10 +56,13 @@ export function ModelPage({ name }: { name: string }) {
             {(versions.data ?? []).map((v) => (
               <tr key={v.version}>
                 <td>
-                  <Link href={`/models/${encodeURIComponent(name)}/versions/${v.version}`}>Version {v.version}</Link>
+                  <Link href={versionHref(name, v.version)}>Version {v.version}</Link>
                 </td>
                 <td>
                   <span className="badge">{v.current_stage}</span>
+                </td>
+                <td>
+                  <AliasBadges aliases={aliases.data ?? []} version={v.version} />
                 </td>
                 <td>{v.run_id ? <Link href={`/runs/${v.run_id}`}>{v.run_id}</Link> : "—"}</td>
                 <td>{formatTime(v.creation_timestamp)}</td>
@@ -65,6 +71,18 @@ export function ModelPage({ name }: { name: string }) {
           </tbody>
         </table>
       </section>
+      <ErrorBox error={aliases.error} title="Aliases" />
+      <AliasesEditor
+        name={name}
+        aliases={aliases.data ?? []}
+        versions={(versions.data ?? []).map((v) => v.version)}
+        onSet={(alias, version) => api().setRegisteredModelAlias(name, alias, version)}
+        onDelete={(alias) => api().deleteRegisteredModelAlias(name, alias)}
+        onChanged={() => {
+          aliases.reload();
+          model.reload();
+        }}
+      />
       <TagsEditor
         tags={m.tags ?? []}
         onSet={(k, v) => api().setRegisteredModelTag(name, k, v)}

@@ -7,6 +7,7 @@ import { ConfirmButton } from "../../components/confirm-button";
 import { ErrorBox, Loading } from "../../components/error-box";
 import { formatTime } from "../../components/format";
 import { TagsEditor } from "../../components/tags-editor";
+import { AliasBadges, AliasesEditor } from "./aliases-editor";
 import { DescriptionEditor } from "./description-editor";
 
 const STAGES: ModelVersionStage[] = ["None", "Staging", "Production", "Archived"];
@@ -14,6 +15,7 @@ const STAGES: ModelVersionStage[] = ["None", "Staging", "Production", "Archived"
 export function VersionPage({ name, version }: { name: string; version: string }) {
   const [, navigate] = useLocation();
   const mv = useAsync(() => api().getModelVersion(name, version), [name, version]);
+  const aliases = useAsync(() => api().listRegisteredModelAliases(name), [name]);
   const [target, setTarget] = useState<ModelVersionStage>("Production");
   const [archiveExisting, setArchiveExisting] = useState(false);
   const [error, setError] = useState<Error | undefined>();
@@ -44,6 +46,10 @@ export function VersionPage({ name, version }: { name: string; version: string }
           <span className="badge" data-testid="stage">
             {v.current_stage}
           </span>
+        </dd>
+        <dt>Aliases</dt>
+        <dd data-testid="aliases">
+          <AliasBadges aliases={aliases.data ?? []} version={v.version} empty="—" />
         </dd>
         <dt>Status</dt>
         <dd>{v.status}</dd>
@@ -82,6 +88,15 @@ export function VersionPage({ name, version }: { name: string; version: string }
         </div>
         <ErrorBox error={error} />
       </section>
+      <ErrorBox error={aliases.error} title="Aliases" />
+      <AliasesEditor
+        name={name}
+        aliases={aliases.data ?? []}
+        version={v.version}
+        onSet={(alias, version) => api().setRegisteredModelAlias(name, alias, version)}
+        onDelete={(alias) => api().deleteRegisteredModelAlias(name, alias)}
+        onChanged={aliases.reload}
+      />
       <DescriptionEditor
         text={v.description ?? ""}
         onSave={(text) => api().updateModelVersion(name, version, text)}
