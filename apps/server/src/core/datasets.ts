@@ -1,7 +1,7 @@
 import type { Services } from "./services.js";
 import { invalidParameter, missingValue } from "./errors.js";
 import { checkValue } from "./limits.js";
-import type { DatasetInputRecord, KeyValue } from "../domain/records.js";
+import type { DatasetInputRecord } from "../domain/records.js";
 import { DATASET_CONTEXT_TAG } from "../domain/system-tags.js";
 import { addModelInputs, checkModelIds } from "./run-model-links.js";
 import { requireActiveRun } from "./runs.js";
