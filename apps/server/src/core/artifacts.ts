@@ -176,6 +176,22 @@ export async function listArtifacts(
   return { rootUri, page: { items, nextPageToken: next } };
 }
 
+/**
+ * One level of the directory `relativePath` below an artifact URI (a logged model's artifacts):
+ * paths relative to the URI; nothing for a URI whose files the server does not hold.
+ */
+export async function listArtifactDirectory(
+  services: Services,
+  rootUri: string,
+  relativePath: string | undefined,
+): Promise<FileInfoRecord[]> {
+  const relative = checkArtifactPath(relativePath ?? "");
+  const location = locate(services.config, rootUri);
+  if (!location) return [];
+  const entries = (await location.store.list(joinArtifactPath(location.path, relative))) ?? [];
+  return entries.map((e) => toRecord(relative, e));
+}
+
 /** A file to send: its store and checked path, after checking it exists and is a file (404 otherwise). */
 export interface ArtifactFile extends ArtifactLocation {
   name: string;

@@ -21,3 +21,20 @@ export function decodeOffsetToken(token: string): number {
     throw invalidParameter("Invalid page token");
   return offset;
 }
+
+/**
+ * Offset page tokens bound to their query: base64url JSON `{"q": "<fingerprint>", "offset": N}`,
+ * where the fingerprint (search/keyset.ts queryFingerprint) hashes what decides the rows and their
+ * order. A token given with another query, or tampered with, is INVALID_PARAMETER_VALUE.
+ */
+export function encodeQueryOffsetToken(fingerprint: string, offset: number): string {
+  return Buffer.from(JSON.stringify({ q: fingerprint, offset }), "utf8").toString("base64url");
+}
+
+export function decodeQueryOffsetToken(token: string, fingerprint: string): number {
+  const offset = decodeOffsetToken(token);
+  const parsed = JSON.parse(Buffer.from(token, "base64url").toString("utf8")) as { q?: unknown };
+  if (parsed.q !== fingerprint)
+    throw invalidParameter("Invalid page token: it belongs to another query (experiment_ids, filter or order_by)");
+  return offset;
+}

@@ -28,6 +28,20 @@ export function metricOut(revision: Revision, m: MetricRecord) {
   return isPreview(revision) ? base : { ...base, step: m.step };
 }
 
+/**
+ * A metric point as MLflow 3 answers it: with its dataset, model and run when it has them (each
+ * field only when set, as MLflow's Metric.to_proto does).
+ */
+export function linkedMetricOut(revision: Revision, m: MetricRecord) {
+  return {
+    ...metricOut(revision, m),
+    ...(m.datasetName === undefined ? {} : { dataset_name: m.datasetName }),
+    ...(m.datasetDigest === undefined ? {} : { dataset_digest: m.datasetDigest }),
+    ...(m.modelId === undefined ? {} : { model_id: m.modelId }),
+    ...(m.runId === undefined ? {} : { run_id: m.runId }),
+  };
+}
+
 const SOURCE_TYPES = new Set(["NOTEBOOK", "JOB", "PROJECT", "LOCAL", "UNKNOWN"]);
 
 /** RunInfo of a revision; the preview shape needs the run's tags (A carries them in RunInfo). */

@@ -5,6 +5,7 @@ import * as performanceIndexes from "./0003_performance.js";
 import * as aliasesDatasets from "./0004_aliases_datasets.js";
 import * as metricPoints from "./0005_metric_points.js";
 import * as metricRollups from "./0006_metric_rollups.js";
+import * as loggedModels from "./0007_logged_models.js";
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -19,6 +20,7 @@ const migrations: ReadonlyArray<[string, Migration]> = [
   ["0004_aliases_datasets", aliasesDatasets],
   ["0005_metric_points", metricPoints],
   ["0006_metric_rollups", metricRollups],
+  ["0007_logged_models", loggedModels],
 ];
 
 /** A static migration source, so the compiled server needs no file-system globbing. */

@@ -160,6 +160,7 @@ export const registryHandlers: HandlerTable = {
       runLink: optionalString(input, "run_link"),
       description: optionalString(input, "description"),
       tags: keyValues(input, "tags"),
+      modelId: optionalString(input, "model_id") || undefined,
     });
     return { model_version: modelVersionOut(version, mlflow) };
   },

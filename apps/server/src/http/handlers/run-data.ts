@@ -6,7 +6,7 @@ import { toDouble, toInt64 } from "../../core/values.js";
 import type { Response } from "express";
 import type { HandlerTable } from "../operation-handler.js";
 import { keyValues, optionalInt, optionalString, requiredString, runId, type Input } from "../input.js";
-import { metricOut } from "../shapes.js";
+import { linkedMetricOut, metricOut } from "../shapes.js";
 
 /** Metric, param and tag operations of every revision. */
 
@@ -15,12 +15,29 @@ function metricFrom(input: Input, where = ""): MetricRecord {
   if (input.timestamp === undefined || input.timestamp === null) {
     throw missingValue(`${where}timestamp`);
   }
-  return {
+  const metric: MetricRecord = {
     key: requiredString(input, "key"),
     value: toDouble(`${where}value`, input.value),
     timestamp: toInt64(`${where}timestamp`, input.timestamp),
     step: optionalInt(input, "step") ?? 0,
   };
+  return withLinkage(metric, input);
+}
+
+/**
+ * MLflow 3's linkage of a point: model_id, dataset_name and dataset_digest (an empty string counts
+ * as absent, as in MLflow's handler); a dataset needs both its name and its digest.
+ */
+function withLinkage(metric: MetricRecord, input: Input): MetricRecord {
+  const modelId = optionalString(input, "model_id") || undefined;
+  const datasetName = optionalString(input, "dataset_name") || undefined;
+  const datasetDigest = optionalString(input, "dataset_digest") || undefined;
+  if ((datasetName === undefined) !== (datasetDigest === undefined))
+    throw invalidParameter("Both dataset_name and dataset_digest must be provided if one is provided");
+  if (modelId !== undefined) metric.modelId = modelId;
+  if (datasetName !== undefined) metric.datasetName = datasetName;
+  if (datasetDigest !== undefined) metric.datasetDigest = datasetDigest;
+  return metric;
 }
 
 export const runDataHandlers: HandlerTable = {
@@ -73,9 +90,11 @@ export const runDataHandlers: HandlerTable = {
    * Streamed: `{"metrics":[...]}` is written page by page as the database returns them (the same
    * bytes res.json would send), so a history of any length needs memory for one page only.
    */
-  async getMetricHistory({ revision, input, services, res }) {
+  async getMetricHistory({ revision, input, services, res, mlflow }) {
     const pages = await runData.getMetricHistory(services, runId(input), requiredString(input, "metric_key"));
-    await streamJsonArray(res, "metrics", pages, (m) => metricOut(revision, m));
+    // MLflow's paths answer each point's model and dataset (MLflow 3) when it has them.
+    const shape = mlflow ? linkedMetricOut : metricOut;
+    await streamJsonArray(res, "metrics", pages, (m) => shape(revision, m));
     return undefined;
   },
 
