@@ -49,15 +49,15 @@ async function loadOrThrow(db: Knex, name: string, version: number): Promise<Mod
 
 /** A logged model's id in a `models:/<id>` source (MLflow 3); undefined for other sources. */
 export function loggedModelIdOfSource(source: string): string | undefined {
-  const match = /^models:\/+([^/@]+)\/?$/.exec(source);
+  const match = /^models:\/+(m-[^/@]+)\/?$/.exec(source);
   return match?.[1];
 }
 
 /**
  * Where the files of a version with this source are, when not at the source itself: a logged
  * model's artifact location for `models:/<model id>`, a registered version's own location for
- * `models:/<name>/<version>`. The run of a logged model comes too. A source that names nothing
- * is refused with MLflow's message.
+ * `models:/<name>/<version>`. The run of a logged model comes too. A logged model that does not
+ * exist is refused with MLflow's message (404 here: a client's mistake, where MLflow answers 500).
  */
 async function resolveModelsSource(
   services: Services,
@@ -74,9 +74,9 @@ async function resolveModelsSource(
   }
   const named = /^models:\/+([^/]+)\/(\d+)\/?$/.exec(source);
   if (!named) return {};
+  // A version of a registered model: its files are where that version's are (when it exists).
   const version = await store.loadModelVersion(services.knex, named[1]!, Number(named[2]));
-  if (!version) throw unresolved(`Model version ${named[2]} of '${named[1]}' not found.`);
-  return { storageLocation: version.storageLocation ?? version.source };
+  return version ? { storageLocation: version.storageLocation ?? version.source } : {};
 }
 
 export async function createModelVersion(
