@@ -211,6 +211,20 @@ function requireFilePath(relativePath: string): ArtifactPath {
   return relative;
 }
 
+/** A file below an artifact URI (a logged model's artifacts); 404 when it is not a file the server holds. */
+export async function artifactFileBelow(
+  services: Services,
+  rootUri: string,
+  relativePath: string,
+): Promise<ArtifactFile> {
+  const relative = requireFilePath(relativePath);
+  const location = locate(services.config, rootUri);
+  return existingFile(
+    location && { store: location.store, path: joinArtifactPath(location.path, relative) },
+    relativePath,
+  );
+}
+
 /** A run's artifact file (revision A's artifacts/get, /get-artifact). */
 export async function runArtifactFile(services: Services, runId: string, relativePath: string): Promise<ArtifactFile> {
   const relative = requireFilePath(relativePath);

@@ -5,7 +5,7 @@ import type { KeyValue, MetricRecord } from "./model.js";
 import { decodeQueryOffsetToken, encodeQueryOffsetToken } from "./page-token.js";
 import { generateRunName } from "./run-names.js";
 import type { Services } from "./services.js";
-import { listArtifactDirectory, type FileInfoRecord } from "./artifacts.js";
+import { artifactFileBelow, listArtifactDirectory, type ArtifactFile, type FileInfoRecord } from "./artifacts.js";
 import * as store from "../store/logged-models.js";
 import { isUniqueViolation } from "../store/unique-violation.js";
 import { parseLoggedModelFilter, queryFingerprint } from "../search/index.js";
@@ -207,6 +207,21 @@ export async function listLoggedModelArtifacts(
     rootUri: model.artifactUri,
     files: await listArtifactDirectory(services, model.artifactUri, directory),
   };
+}
+
+/**
+ * One file of a (not deleted) model's artifacts, for the browser download MLflow's UI links to;
+ * without a path, MLflow's 400 BAD_REQUEST.
+ */
+export async function loggedModelArtifactFile(
+  services: Services,
+  id: string,
+  relativePath: string | undefined,
+): Promise<ArtifactFile> {
+  if (!relativePath)
+    throw new TrackerError("BAD_REQUEST", 'Request must include the "artifact_file_path" query parameter.');
+  const model = await getLoggedModel(services, id);
+  return artifactFileBelow(services, model.artifactUri, relativePath);
 }
 
 export interface LoggedModelSearch {

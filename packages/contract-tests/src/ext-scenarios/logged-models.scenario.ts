@@ -8,6 +8,7 @@ const TAG = "/api/2.0/tracker/logged-models/{model_id}/tags/{tag_key}";
 const PARAMS = "/api/2.0/tracker/logged-models/{model_id}/params";
 const ARTIFACTS = "/api/2.0/tracker/logged-models/{model_id}/artifacts/directories";
 const SEARCH = "/api/2.0/tracker/logged-models/search";
+const FILE = "/api/2.0/tracker/logged-models/{model_id}/artifacts/files";
 const UNKNOWN = "m-00000000000000000000000000000000";
 
 /** JSON through MLflow's own paths (`/api/2.0/mlflow/...`), as MLflow 3's Python client sends it. */
@@ -113,6 +114,17 @@ export const scenario: ExtScenario = {
       "python_env.yaml",
       "requirements.txt",
     ]);
+    const fileUrl = `${url}/api/2.0/tracker/logged-models/${id}/artifacts/files?artifact_file_path=MLmodel`;
+    const download = await recorded(fileUrl);
+    expect(await download.text()).toBe(`MLmodel of ${id}`);
+    expect((await recorded(fileUrl, { headers: { Range: "bytes=0-1" } })).status).toBe(206);
+    const etag = download.headers.get("etag") ?? "";
+    expect((await recorded(fileUrl, { headers: { "If-None-Match": etag } })).status).toBe(304);
+    expect((await ext.GET(FILE, { params: { path: { model_id: id }, query: {} } })).response.status).toBe(400);
+    expect(
+      (await ext.GET(FILE, { params: { path: { model_id: id }, query: { artifact_file_path: "nope" } } })).response
+        .status,
+    ).toBe(404);
     const other = await client.createLoggedModel(experimentId, {
       name: "other",
       modelType: "agent",
@@ -208,6 +220,7 @@ export const scenario: ExtScenario = {
       unauthenticated.DELETE(TAG, { params: { path: { model_id: id, tag_key: "k" } } }),
       unauthenticated.POST(PARAMS, { ...path, body: { model_id: id, params: [] } }),
       unauthenticated.GET(ARTIFACTS, path),
+      unauthenticated.GET(FILE, { params: { path: { model_id: id }, query: { artifact_file_path: "MLmodel" } } }),
     ]) {
       expect((await denied).response.status).toBe(401);
     }

@@ -135,6 +135,19 @@ describe.each(testDatabases())("logged models (MLflow 3) on %s", (kind) => {
       "requirements.txt",
     ]);
 
+    // The UI's download of one file (MLflow serves it below /ajax-api only).
+    const file = await fetch(
+      `${server.url}/ajax-api/2.0/mlflow/logged-models/${id}/artifacts/files?artifact_file_path=model.pkl`,
+    );
+    expect(file.status).toBe(200);
+    expect(file.headers.get("content-disposition")).toContain("model.pkl");
+    expect(await file.text()).toBe("pickle");
+    const noPath = await call(server.url, "GET", `/ajax-api/2.0/mlflow/logged-models/${id}/artifacts/files`);
+    expect(noPath.body).toEqual({
+      error_code: "BAD_REQUEST",
+      message: 'Request must include the "artifact_file_path" query parameter.',
+    });
+
     // register_model("models:/<id>", "reg")
     await mlflow.post("registered-models/create", { name: "reg" });
     const version = await mlflow.post<{ model_version: Record<string, unknown> }>("model-versions/create", {

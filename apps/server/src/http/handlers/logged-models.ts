@@ -6,6 +6,7 @@ import type { Revision } from "../revisions.js";
 import type { HandlerTable } from "../operation-handler.js";
 import { experimentId, keyValues, optionalInt, optionalString, stringArray, type Input } from "../input.js";
 import { linkedMetricOut } from "../shapes.js";
+import { sendArtifact } from "../artifact-download.js";
 import { toExperimentId } from "../../core/values.js";
 import type { DatasetClause, LoggedModelOrderItem } from "../../search/logged-model-search.js";
 
@@ -139,6 +140,16 @@ export const loggedModelHandlers: HandlerTable = {
             ),
           }),
     };
+  },
+
+  async getLoggedModelArtifactFile(ctx) {
+    const file = await models.loggedModelArtifactFile(
+      ctx.services,
+      pathModelId(ctx),
+      optionalString(ctx.input, "artifact_file_path"),
+    );
+    await sendArtifact(ctx.req, ctx.res, file);
+    return undefined;
   },
 
   async searchLoggedModels({ revision, input, services }) {
