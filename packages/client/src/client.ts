@@ -3,6 +3,7 @@
 import { RunBatcher, type RunBatcherOptions } from "./batcher.js";
 import { ArtifactsClient } from "./artifacts.js";
 import { HealthClient } from "./health.js";
+import { LoggedModelsClient } from "./logged-models.js";
 import { MetricSamplingClient } from "./metric-sampling.js";
 import { ModelAliasClient } from "./model-aliases.js";
 import { RegistryClient } from "./registry.js";
@@ -42,7 +43,8 @@ export interface TrackerClient
     HealthClient,
     MetricSamplingClient,
     RunColumnsClient,
-    ArtifactsClient {}
+    ArtifactsClient,
+    LoggedModelsClient {}
 for (const part of [
   RegistryClient,
   ModelAliasClient,
@@ -53,6 +55,7 @@ for (const part of [
   MetricSamplingClient,
   RunColumnsClient,
   ArtifactsClient,
+  LoggedModelsClient,
 ]) {
   for (const name of Object.getOwnPropertyNames(part.prototype)) {
     if (name === "constructor") continue;

@@ -24,6 +24,16 @@ export { HealthClient, type LiveStatus, type ReadyStatus } from "./health.js";
 export { ModelAliasClient, type ModelVersionWithAliases, type RegisteredModelAlias } from "./model-aliases.js";
 export { RunInputsClient, type Dataset, type DatasetInput } from "./run-inputs.js";
 export { RunModelLinksClient, type ModelOutput, type RunInputs, type RunOutputs } from "./run-model-links.js";
+export {
+  LoggedModelsClient,
+  type CreateLoggedModelOptions,
+  type LoggedModel,
+  type LoggedModelArtifacts,
+  type LoggedModelKeyValue,
+  type LoggedModelStatus,
+  type SearchLoggedModelsRequest,
+  type SearchLoggedModelsResponse,
+} from "./logged-models.js";
 export { RunColumnsClient, type RunKeys, type SearchRunsColumnsOptions } from "./run-columns.js";
 export { MetricSamplingClient, type MetricHistoryBulkIntervalOptions, type SampledMetric } from "./metric-sampling.js";
 export {

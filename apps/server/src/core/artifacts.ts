@@ -165,6 +165,22 @@ export async function listArtifacts(
   return { rootUri, page: { items, nextPageToken: next } };
 }
 
+/**
+ * One level of the directory `relativePath` below an artifact URI (a logged model's artifacts):
+ * paths relative to the URI; nothing for a URI whose files the server does not hold.
+ */
+export async function listArtifactDirectory(
+  services: Services,
+  rootUri: string,
+  relativePath: string | undefined,
+): Promise<FileInfoRecord[]> {
+  const relative = checkArtifactPath(relativePath ?? "");
+  const location = locate(services.config, rootUri);
+  if (!location) return [];
+  const entries = (await location.store.list(joinArtifactPath(location.path, relative))) ?? [];
+  return entries.map((e) => toRecord(relative, e));
+}
+
 /** A file to send: its store and checked path, after checking it exists and is a file (404 otherwise). */
 export interface ArtifactFile extends ArtifactLocation {
   name: string;
@@ -182,6 +198,20 @@ function requireFilePath(relativePath: string): ArtifactPath {
   const relative = checkArtifactPath(relativePath);
   if (!relative) throw invalidParameter("path must name a file");
   return relative;
+}
+
+/** A file below an artifact URI (a logged model's artifacts); 404 when it is not a file the server holds. */
+export async function artifactFileBelow(
+  services: Services,
+  rootUri: string,
+  relativePath: string,
+): Promise<ArtifactFile> {
+  const relative = requireFilePath(relativePath);
+  const location = locate(services.config, rootUri);
+  return existingFile(
+    location && { store: location.store, path: joinArtifactPath(location.path, relative) },
+    relativePath,
+  );
 }
 
 /** A run's artifact file (revision A's artifacts/get, /get-artifact). */

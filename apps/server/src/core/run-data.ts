@@ -1,5 +1,6 @@
 import { runValueLimitsOf, tagNamespaceOf, type Services } from "./services.js";
-import { invalidParameter, notFound } from "./errors.js";
+import type { Knex } from "knex";
+import { invalidParameter, notFound, TrackerError } from "./errors.js";
 import { checkKey, checkValue, LIMITS, type RunValueLimits } from "./limits.js";
 import type { KeyValue, MetricRecord } from "./model.js";
 import { STORED_TAGS, swapTagNamespace, swapTagsNamespace } from "../domain/system-tags.js";
@@ -28,7 +29,26 @@ function checkParamsUnchanged(runId: string, params: KeyValue[], stored: Map<str
 export async function logMetric(services: Services, runId: string, metric: MetricRecord): Promise<void> {
   checkMetric(metric);
   // One statement: checks the run, skips a point already stored, updates latest_metrics.
-  checkRunActive(runId, await store.insertMetrics(services.knex, runId, [metric]));
+  checkRunActive(runId, await insertLinkedMetrics(services.knex, runId, [metric]));
+}
+
+/**
+ * store.insertMetrics, with a point's unknown model_id (the foreign key of logged_model_metrics)
+ * reported as MLflow 3 does: 400 BAD_REQUEST, nothing written.
+ */
+async function insertLinkedMetrics(db: Knex, runId: string, metrics: MetricRecord[]): Promise<string | undefined> {
+  try {
+    return await store.insertMetrics(db, runId, metrics);
+  } catch (err) {
+    const failure = err as { code?: string; detail?: string } | null;
+    if (failure?.code === "23503") {
+      const unknown =
+        /Key \(model_id\)=\((.*)\) is not present/.exec(failure.detail ?? "")?.[1] ??
+        metrics.find((m) => m.modelId !== undefined)?.modelId;
+      throw new TrackerError("BAD_REQUEST", `Logged model with ID '${unknown}' not found.`);
+    }
+    throw err;
+  }
 }
 
 export async function logParam(services: Services, runId: string, param: KeyValue): Promise<void> {
@@ -125,7 +145,7 @@ export async function logBatch(services: Services, runId: string, batch: Batch):
   const tags = [...new Map(swapTagsNamespace(tagNamespaceOf(services), batch.tags).map((t) => [t.key, t])).values()];
   const names = STORED_TAGS;
   if (params.length === 0 && tags.length === 0) {
-    checkRunActive(runId, await store.insertMetrics(services.knex, runId, batch.metrics));
+    checkRunActive(runId, await insertLinkedMetrics(services.knex, runId, batch.metrics));
     return;
   }
   await services.knex.transaction(async (trx) => {
@@ -134,7 +154,7 @@ export async function logBatch(services: Services, runId: string, batch: Batch):
     await store.upsertTags(trx, runId, tags);
     const runName = tags.find((t) => t.key === names.runName);
     if (runName) await store.updateRunRow(trx, runId, { run_name: runName.value });
-    if (batch.metrics.length > 0) await store.insertMetrics(trx, runId, batch.metrics);
+    if (batch.metrics.length > 0) await insertLinkedMetrics(trx, runId, batch.metrics);
   });
 }
 

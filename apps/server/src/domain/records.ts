@@ -40,6 +40,13 @@ export interface MetricRecord {
   value: number;
   timestamp: number;
   step: number;
+  /** The logged model the point was logged for (MLflow 3), when given. */
+  modelId?: string;
+  /** The dataset the point was computed on (MLflow 3): both or neither. */
+  datasetName?: string;
+  datasetDigest?: string;
+  /** The run that logged the point: set in a logged model's metrics only. */
+  runId?: string;
 }
 
 export interface RunRecord {

@@ -24,6 +24,10 @@ export interface ModelVersionRecord {
   runLink: string;
   status: ModelVersionStatus;
   statusMessage: string;
+  /** The logged model (MLflow 3) the version was registered from, when it was. */
+  modelId?: string;
+  /** Where the version's files are, when not at its source (a logged model's artifact location). */
+  storageLocation?: string;
   tags: KeyValue[];
   /** Aliases of the model that name this version (MLflow 2.3+), ordered by name. */
   aliases: string[];

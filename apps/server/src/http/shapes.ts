@@ -54,6 +54,20 @@ const SOURCE_TYPES: ReadonlySet<string> = new Set<SourceType>(["NOTEBOOK", "JOB"
 const isSourceType = (value: string | undefined): value is SourceType => value !== undefined && SOURCE_TYPES.has(value);
 
 /**
+ * A metric point as MLflow 3 answers it: with its dataset, model and run when it has them (each
+ * field only when set, as MLflow's Metric.to_proto does).
+ */
+export function linkedMetricOut(revision: Revision, m: MetricRecord) {
+  return {
+    ...metricOut(revision, m),
+    ...(m.datasetName === undefined ? {} : { dataset_name: m.datasetName }),
+    ...(m.datasetDigest === undefined ? {} : { dataset_digest: m.datasetDigest }),
+    ...(m.modelId === undefined ? {} : { model_id: m.modelId }),
+    ...(m.runId === undefined ? {} : { run_id: m.runId }),
+  };
+}
+
+/**
  * RunInfo of a revision; the preview shape needs the run's tags as stored (A carries them in
  * RunInfo, with their system tags in the request's namespace: see domain/system-tags.ts).
  */

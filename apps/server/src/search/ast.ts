@@ -17,6 +17,19 @@ export type ExperimentAttribute = "name" | "experiment_id" | "creation_time" | "
 /** Fields of registered-models/search and model-versions/search filters. */
 export type RegistryAttribute = "name" | "run_id" | "source_path";
 
+/** Attributes of a logged model (MLflow 3) that a filter may name: columns of logged_models. */
+export type LoggedModelAttribute =
+  | "model_id"
+  | "experiment_id"
+  | "name"
+  | "artifact_location"
+  | "creation_timestamp_ms"
+  | "last_updated_timestamp_ms"
+  | "status"
+  | "model_type"
+  | "source_run_id"
+  | "status_message";
+
 /** What `dataset.<field>` may name (MLflow 2.4+): a run's input datasets by name or digest, or the context tag of the input. */
 export type DatasetField = "name" | "digest" | "context";
 
@@ -26,7 +39,7 @@ export type FilterField =
   | { entity: "param"; key: string }
   | { entity: "tag"; key: string }
   | { entity: "dataset"; key: DatasetField }
-  | { entity: "attribute"; key: RunAttribute | ExperimentAttribute | RegistryAttribute };
+  | { entity: "attribute"; key: RunAttribute | ExperimentAttribute | RegistryAttribute | LoggedModelAttribute };
 
 /** Operators of numeric comparisons (`<>` in the text is normalised to `!=`). */
 export type NumericOperator = "=" | "!=" | ">" | ">=" | "<" | "<=";

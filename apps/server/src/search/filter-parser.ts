@@ -44,6 +44,7 @@ import type {
   ExperimentAttribute,
   FilterAst,
   FilterField,
+  LoggedModelAttribute,
   NumericOperator,
   OrderTerm,
   RegistryAttribute,
@@ -70,7 +71,7 @@ export const FILTER_LIMITS = {
 type FieldType = "numeric" | "string" | "id";
 
 interface AttributeSpec {
-  key: RunAttribute | ExperimentAttribute | RegistryAttribute;
+  key: RunAttribute | ExperimentAttribute | RegistryAttribute | LoggedModelAttribute;
   type: FieldType;
   inAllowed: boolean;
   orderable: boolean;
@@ -172,6 +173,41 @@ const MODEL_VERSION_DIALECT: Dialect = {
   logic: "and-only",
   doubleQuotedStrings: false,
   identifiers: "an identifier: name, run_id or source_path",
+};
+
+const LOGGED_MODEL_STRING = { type: "string", inAllowed: true, orderable: false } as const;
+const LOGGED_MODEL_TIME = { type: "numeric", inAllowed: false, orderable: false } as const;
+
+/**
+ * Logged-model filters (MLflow 3's logged-models/search): comparisons joined by AND, on
+ * `metrics.<key>`, `params.<key>`, `tags.<key>` and the model's attributes, with MLflow's aliases
+ * of the timestamps. `status` takes =, !=, IN and NOT IN with MLflow's status names (checked by
+ * the compiler). order_by of logged models has its own structured form (not parsed here).
+ */
+const LOGGED_MODEL_DIALECT: Dialect = {
+  name: "logged models",
+  entities: { metrics: "metric", params: "param", tags: "tag", attributes: "attribute" },
+  attributes: {
+    model_id: { ...LOGGED_MODEL_STRING, key: "model_id" },
+    experiment_id: { ...LOGGED_MODEL_STRING, key: "experiment_id" },
+    name: { ...LOGGED_MODEL_STRING, key: "name" },
+    artifact_location: { ...LOGGED_MODEL_STRING, key: "artifact_location" },
+    model_type: { ...LOGGED_MODEL_STRING, key: "model_type" },
+    source_run_id: { ...LOGGED_MODEL_STRING, key: "source_run_id" },
+    status_message: { ...LOGGED_MODEL_STRING, key: "status_message" },
+    status: { ...LOGGED_MODEL_STRING, key: "status", operators: ["=", "!="] },
+    creation_timestamp_ms: { ...LOGGED_MODEL_TIME, key: "creation_timestamp_ms" },
+    creation_timestamp: { ...LOGGED_MODEL_TIME, key: "creation_timestamp_ms" },
+    creation_time: { ...LOGGED_MODEL_TIME, key: "creation_timestamp_ms" },
+    last_updated_timestamp_ms: { ...LOGGED_MODEL_TIME, key: "last_updated_timestamp_ms" },
+    last_updated_timestamp: { ...LOGGED_MODEL_TIME, key: "last_updated_timestamp_ms" },
+  },
+  keyed: ["metric", "param", "tag"],
+  keyedOrderable: false,
+  logic: "and-only",
+  doubleQuotedStrings: true,
+  identifiers:
+    "an identifier such as metrics.<key>, params.<key>, tags.<key> or an attribute (name, model_id, status, source_run_id, creation_timestamp_ms, ...)",
 };
 
 const DATASET_FIELDS: readonly DatasetField[] = ["name", "digest", "context"];
@@ -592,6 +628,11 @@ export const EXPERIMENT_ATTRIBUTES = Object.keys(EXPERIMENT_DIALECT.attributes) 
 /** Parses a registered-models/search filter (`name = '...'`, `name LIKE '...'`, ... joined by AND). */
 export function parseRegisteredModelFilter(filter: string | undefined | null): FilterAst | undefined {
   return parseFilterWith(REGISTERED_MODEL_DIALECT, filter);
+}
+
+/** Parses a logged-models/search filter (MLflow 3): comparisons joined by AND. */
+export function parseLoggedModelFilter(filter: string | undefined | null): FilterAst | undefined {
+  return parseFilterWith(LOGGED_MODEL_DIALECT, filter);
 }
 
 /** Parses a model-versions/search filter (`name = '...'`, `run_id = '...'`, `source_path = '...'` joined by AND). */

@@ -55,6 +55,21 @@ export function decodeOffsetToken(token: string): number {
   return offset;
 }
 
+/**
+ * Offset tokens bound to their query (searches paged by offset, such as logged-models/search):
+ * `{"q":"<query fingerprint>","offset":N}`. A token given with another query is INVALID_PARAMETER_VALUE.
+ */
+export function encodeQueryOffsetToken(fingerprint: string, offset: number): string {
+  return encodeToken({ q: fingerprint, offset });
+}
+
+export function decodeQueryOffsetToken(token: string, fingerprint: string): number {
+  const offset = decodeOffsetToken(token);
+  if (decodeToken(token).q !== fingerprint)
+    throw invalidToken("it belongs to another query (experiment_ids, filter or order_by)");
+  return offset;
+}
+
 /** JSON with object keys sorted, so equal values always serialise alike. */
 export function canonicalJson(value: unknown): string {
   if (value === undefined) return "null";

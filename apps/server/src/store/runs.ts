@@ -130,8 +130,12 @@ export async function findParam(db: Knex, runId: string, key: string): Promise<s
 
 /** Identity of a stored metric point: what the unique index metrics_point_key compares (NaN equals NaN, 0 equals -0). */
 function pointKey(m: MetricRecord): string {
-  return `${m.key}\u0000${m.timestamp}\u0000${m.step}\u0000${String(m.value)}`;
+  return `${m.key}\u0000${m.timestamp}\u0000${m.step}\u0000${String(m.value)}\u0000${m.modelId ?? ""}`;
 }
+
+/** Whether a point carries MLflow 3's linkage (a logged model or a dataset). */
+const isLinked = (m: MetricRecord): boolean =>
+  m.modelId !== undefined || m.datasetName !== undefined || m.datasetDigest !== undefined;
 
 /**
  * A double as a statement parameter. The pg driver sends numbers as String(n), which turns -0
@@ -174,22 +178,41 @@ export async function insertMetrics(db: Knex, runId: string, metrics: MetricReco
     const row = await db("runs").select("lifecycle_stage").where({ run_uuid: runId }).first();
     return row?.lifecycle_stage;
   }
+  // Points with a model or dataset (MLflow 3) take a wider statement; without them the statement
+  // (and its prepared plan) is the one it always was.
+  const linked = points.some(isLinked);
   // The first row's casts give the VALUES columns their types; the other rows' parameters follow.
   const rows = points.map((_, i) =>
-    i === 0 ? "(?, CAST(? AS double precision), CAST(? AS bigint), CAST(? AS bigint))" : "(?, ?, ?, ?)",
+    linked
+      ? i === 0
+        ? "(?, CAST(? AS double precision), CAST(? AS bigint), CAST(? AS bigint), CAST(? AS text), CAST(? AS text), CAST(? AS text))"
+        : "(?, ?, ?, ?, ?, ?, ?)"
+      : i === 0
+        ? "(?, CAST(? AS double precision), CAST(? AS bigint), CAST(? AS bigint))"
+        : "(?, ?, ?, ?)",
   );
-  const bindings: Array<string | number> = [runId, runId];
-  for (const m of points) bindings.push(m.key, doubleParameter(m.value), m.timestamp, m.step);
-  bindings.push(runId, runId);
+  const valueBindings: Array<string | number | null> = [];
+  for (const m of points) {
+    valueBindings.push(m.key, doubleParameter(m.value), m.timestamp, m.step);
+    if (linked) valueBindings.push(m.modelId ?? null, m.datasetName ?? null, m.datasetDigest ?? null);
+  }
+  // In statement order: run, [given], inserted, [modeled], folded, rollups.
+  const bindings = linked
+    ? [runId, ...valueBindings, runId, runId, runId, runId]
+    : [runId, runId, ...valueBindings, runId, runId];
+  const values = linked
+    ? `(VALUES ${rows.join(", ")}) AS v (key, value, timestamp, step, model_id, dataset_name, dataset_digest)`
+    : `(VALUES ${rows.join(", ")}) AS v (key, value, timestamp, step)`;
   const query = db.raw(
-    `WITH run AS (SELECT lifecycle_stage FROM runs WHERE run_uuid = ? FOR SHARE),
+    `WITH run AS (SELECT lifecycle_stage${linked ? ", experiment_id" : ""} FROM runs WHERE run_uuid = ? FOR SHARE),
+     ${linked ? `given AS (SELECT * FROM ${values}),` : ""}
      inserted AS (
-       INSERT INTO metrics (run_uuid, key, value, timestamp, step)
-       SELECT ?, v.key, v.value, v.timestamp, v.step FROM (VALUES ${rows.join(", ")}) AS v (key, value, timestamp, step)
+       INSERT INTO metrics (run_uuid, key, value, timestamp, step${linked ? ", model_id, dataset_name, dataset_digest" : ""})
+       SELECT ?, v.key, v.value, v.timestamp, v.step${linked ? ", v.model_id, v.dataset_name, v.dataset_digest FROM given AS v" : ` FROM ${values}`}
        WHERE EXISTS (SELECT 1 FROM run WHERE lifecycle_stage = 'active')
        ON CONFLICT (run_uuid, key, step, timestamp, value) DO NOTHING
        RETURNING id, key, value, timestamp, step
-     ),
+     ),${linked ? MODEL_METRICS_CTE : ""}
      latest AS (SELECT DISTINCT ON (key) key, value, timestamp, step FROM inserted ORDER BY key, timestamp DESC, value DESC, id),
      last AS (SELECT DISTINCT ON (key) key, value, timestamp, step, id FROM inserted ORDER BY key, id DESC),
      folded AS (
@@ -208,8 +231,45 @@ export async function insertMetrics(db: Knex, runId: string, metrics: MetricReco
      SELECT lifecycle_stage FROM run`,
     bindings,
   );
-  const result = await preparedFor(query, points.length === 1 ? "tracker_insert_metric" : undefined);
+  const result = await preparedFor(
+    query,
+    points.length === 1 ? (linked ? "tracker_insert_linked_metric" : "tracker_insert_metric") : undefined,
+  );
   return (result.rows as Array<{ lifecycle_stage: string }>)[0]?.lifecycle_stage;
+}
+
+/**
+ * The points given with a model_id, also written to the model's metrics (logged_model_metrics),
+ * with the run's id and experiment, in the statement that writes them to the run. A point already
+ * there for the same (model, key, timestamp, step, run) is skipped; an unknown model fails the
+ * whole statement (foreign key), so nothing is written.
+ */
+const MODEL_METRICS_CTE = `
+     modeled AS (
+       INSERT INTO logged_model_metrics (model_id, key, value, timestamp, step, run_id, experiment_id, dataset_name, dataset_digest)
+       SELECT v.model_id, v.key, v.value, v.timestamp, v.step, ?, (SELECT experiment_id FROM run), v.dataset_name, v.dataset_digest
+         FROM given AS v WHERE v.model_id IS NOT NULL AND EXISTS (SELECT 1 FROM run WHERE lifecycle_stage = 'active')
+       ON CONFLICT (model_id, key, timestamp, step, run_id) DO NOTHING
+     ),`;
+
+interface HistoryRow {
+  id: number;
+  key: string;
+  value: number;
+  timestamp: number;
+  step: number;
+  model_id: string | null;
+  dataset_name: string | null;
+  dataset_digest: string | null;
+}
+
+/** A stored point with its linkage (model, dataset) when it has one. */
+function linkedMetric(r: HistoryRow): MetricRecord {
+  const m = toMetric(r.key, r.value, r.timestamp, r.step);
+  if (r.model_id !== null) m.modelId = r.model_id;
+  if (r.dataset_name !== null) m.datasetName = r.dataset_name;
+  if (r.dataset_digest !== null) m.datasetDigest = r.dataset_digest;
+  return m;
 }
 
 /** Rows per query when reading a metric's history (see metricHistoryPages). */
@@ -228,13 +288,13 @@ export async function* metricHistoryPages(
 ): AsyncGenerator<MetricRecord[], void, undefined> {
   let afterId = 0;
   for (;;) {
-    const rows: Array<MetricRecord & { id: number }> = await db("metrics")
-      .select("id", "key", "value", "timestamp", "step")
+    const rows: Array<HistoryRow> = await db("metrics")
+      .select("id", "key", "value", "timestamp", "step", "model_id", "dataset_name", "dataset_digest")
       .where({ run_uuid: runId, key })
       .andWhere("id", ">", afterId)
       .orderBy("id")
       .limit(pageRows);
-    if (rows.length > 0) yield rows.map((r) => toMetric(r.key, r.value, r.timestamp, r.step));
+    if (rows.length > 0) yield rows.map(linkedMetric);
     if (rows.length < pageRows) return;
     afterId = Number(rows[rows.length - 1].id);
   }

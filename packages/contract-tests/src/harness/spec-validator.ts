@@ -34,11 +34,15 @@ export interface OperationRef {
   statuses: string[];
 }
 
-function templatePattern(template: string): RegExp {
+function templatePattern(template: string, lastSpansSegments = true): RegExp {
   const parts = template.split(/(\{[^}]+\})/).filter((p) => p !== "");
   const source = parts
     .map((part, i) =>
-      part.startsWith("{") ? (i === parts.length - 1 ? ".+" : "[^/]+") : part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"),
+      part.startsWith("{")
+        ? i === parts.length - 1 && lastSpansSegments
+          ? ".+"
+          : "[^/]+"
+        : part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"),
     )
     .join("");
   return new RegExp(`^${source}$`);
@@ -89,7 +93,14 @@ export class SpecValidator {
    */
   find(method: string, path: string): OperationRef | undefined {
     const candidates = this.operations().filter((op) => op.method === method.toUpperCase());
-    return candidates.find((op) => op.path === path) ?? candidates.find((op) => templatePattern(op.path).test(path));
+    // An exact path, then a template whose parameters are one segment each (so that
+    // `/logged-models/{model_id}/tags` is not taken for `/logged-models/{model_id}`), then one whose
+    // last parameter spans segments (`{artifact_path}`).
+    return (
+      candidates.find((op) => op.path === path) ??
+      candidates.find((op) => templatePattern(op.path, false).test(path)) ??
+      candidates.find((op) => templatePattern(op.path).test(path))
+    );
   }
 
   /** Errors of a JSON answer against the documented response of that status (empty: valid). */

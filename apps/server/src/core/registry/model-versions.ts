@@ -2,7 +2,8 @@ import type { Knex } from "knex";
 import { parseModelVersionFilter, searchModelVersionRows } from "../../search/index.js";
 import { checkMaxResults } from "../../search/search-options.js";
 import { nowMs } from "../clock.js";
-import { invalidParameter } from "../errors.js";
+import { invalidParameter, notFound } from "../errors.js";
+import { loggedModelSource, recordModelVersion } from "../logged-model-versions.js";
 import type { KeyValue, Page } from "../model.js";
 import type { Services } from "../services.js";
 import * as store from "../../store/registry/model-versions.js";
@@ -43,9 +44,50 @@ async function loadOrThrow(db: Knex, name: string, version: number): Promise<Mod
   return record;
 }
 
+/** A logged model's id in a `models:/<id>` source (MLflow 3); undefined for other sources. */
+export function loggedModelIdOfSource(source: string): string | undefined {
+  const match = /^models:\/+(m-[^/@]+)\/?$/.exec(source);
+  return match?.[1];
+}
+
+/**
+ * Where the files of a version with this source are, when not at the source itself: a logged
+ * model's artifact location for `models:/<model id>`, a registered version's own location for
+ * `models:/<name>/<version>`. The run of a logged model comes too. A logged model that does not
+ * exist is refused with MLflow's message (404 here: a client's mistake, where MLflow answers 500).
+ */
+async function resolveModelsSource(
+  services: Services,
+  source: string,
+): Promise<{ storageLocation?: string; runId?: string }> {
+  if (!/^models:\//.test(source)) return {};
+  const unresolved = (why: string) =>
+    notFound(`Unable to fetch model from model URI source artifact location '${source}'.Error: ${why}`);
+  const modelId = loggedModelIdOfSource(source);
+  if (modelId !== undefined) {
+    const model = await loggedModelSource(services, modelId);
+    if (!model) throw unresolved(`Logged model with ID '${modelId}' not found.`);
+    return { storageLocation: model.storageLocation, runId: model.runId || undefined };
+  }
+  const named = /^models:\/+([^/]+)\/(\d+)\/?$/.exec(source);
+  if (!named) return {};
+  // A version of a registered model: its files are where that version's are (when it exists).
+  const version = await store.loadModelVersion(services.knex, named[1]!, Number(named[2]));
+  return version ? { storageLocation: version.storageLocation ?? version.source } : {};
+}
+
 export async function createModelVersion(
   services: Services,
-  input: { name: string; source: string; runId?: string; runLink?: string; description?: string; tags?: KeyValue[] },
+  input: {
+    name: string;
+    source: string;
+    runId?: string;
+    runLink?: string;
+    description?: string;
+    tags?: KeyValue[];
+    /** The logged model the version is made from (MLflow 3): its mlflow.modelVersions tag lists the version. */
+    modelId?: string;
+  },
 ): Promise<ModelVersionRecord> {
   checkText("name", input.name);
   checkText("source", input.source);
@@ -53,7 +95,8 @@ export async function createModelVersion(
   if (input.runLink !== undefined) checkText("run_link", input.runLink);
   if (input.description !== undefined) checkText("description", input.description);
   const tags = checkedTags("Model version tag", input.tags ?? []);
-  return services.knex.transaction(async (trx) => {
+  const resolved = await resolveModelsSource(services, input.source);
+  const created = await services.knex.transaction(async (trx) => {
     const now = nowMs();
     const version = await store.allocateVersion(trx, input.name, now);
     if (version === undefined) throw modelNotFound(input.name);
@@ -69,15 +112,19 @@ export async function createModelVersion(
         current_stage: "None",
         description: input.description ?? "",
         source: input.source,
-        run_id: input.runId ?? "",
+        run_id: input.runId || resolved.runId || "",
         run_link: input.runLink ?? "",
         status: "READY",
         status_message: "",
+        model_id: input.modelId ?? loggedModelIdOfSource(input.source) ?? null,
+        storage_location: resolved.storageLocation ?? null,
       },
       tags,
     );
     return loadOrThrow(trx, input.name, version);
   });
+  if (input.modelId) await recordModelVersion(services, input.modelId, created.name, created.version);
+  return created;
 }
 
 export async function getModelVersion(services: Services, ref: VersionRef): Promise<ModelVersionRecord> {
@@ -114,9 +161,14 @@ export async function deleteModelVersion(services: Services, ref: VersionRef): P
   });
 }
 
-/** Where the version's artifacts can be fetched: its source (tracker keeps no copy). */
+/**
+ * Where the version's artifacts can be fetched: its storage location when it has one (a version
+ * registered from a logged model: the model's artifact location), else its source (tracker keeps
+ * no copy).
+ */
 export async function getModelVersionDownloadUri(services: Services, ref: VersionRef): Promise<string> {
-  return (await getModelVersion(services, ref)).source;
+  const version = await getModelVersion(services, ref);
+  return version.storageLocation ?? version.source;
 }
 
 /**

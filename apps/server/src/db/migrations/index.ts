@@ -7,6 +7,7 @@ import * as metricPoints from "./0005_metric_points.js";
 import * as metricRollups from "./0006_metric_rollups.js";
 import * as systemTagsMlflow from "./0007_system_tags_mlflow.js";
 import * as runModelLinks from "./0008_run_model_links.js";
+import * as loggedModels from "./0009_logged_models.js";
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -23,6 +24,7 @@ const migrations: ReadonlyArray<[string, Migration]> = [
   ["0006_metric_rollups", metricRollups],
   ["0007_system_tags_mlflow", systemTagsMlflow],
   ["0008_run_model_links", runModelLinks],
+  ["0009_logged_models", loggedModels],
 ];
 
 /** A static migration source, so the compiled server needs no file-system globbing. */

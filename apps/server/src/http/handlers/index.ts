@@ -2,6 +2,7 @@ import type { HandlerTable } from "../operation-handler.js";
 import { artifactHandlers } from "./artifacts.js";
 import { experimentHandlers } from "./experiments.js";
 import { healthHandlers } from "./health.js";
+import { loggedModelHandlers } from "./logged-models.js";
 import { modelAliasHandlers } from "./model-aliases.js";
 import { registryHandlers } from "./registry.js";
 import { runDataHandlers } from "./run-data.js";
@@ -29,4 +30,5 @@ export const handlers: HandlerTable = {
   ...healthHandlers,
   ...metricSamplingHandlers,
   ...runColumnsHandlers,
+  ...loggedModelHandlers,
 };

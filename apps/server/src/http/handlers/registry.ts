@@ -74,6 +74,10 @@ function requiredBoolean(field: string, value: boolean | string | undefined): bo
   throw invalidParameter(`Invalid value ${JSON.stringify(value)} for parameter '${field}': expected true or false`);
 }
 
+/** model-versions/create's `model_id` (MLflow 3): the logged model a version is registered from. */
+const modelIdOf = (input: object): string | undefined =>
+  "model_id" in input && typeof input.model_id === "string" && input.model_id !== "" ? input.model_id : undefined;
+
 export const registryHandlers = handlerTable({
   // ----- registered models -----
   async createRegisteredModel({ input, services, mlflow }) {
@@ -158,6 +162,7 @@ export const registryHandlers = handlerTable({
       runLink: input.run_link,
       description: input.description,
       tags: keyValues(input.tags),
+      modelId: modelIdOf(input),
     });
     return { model_version: modelVersionOut(version, mlflow) };
   },

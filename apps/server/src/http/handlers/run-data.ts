@@ -6,7 +6,8 @@ import { requireField, toDouble, toInt64 } from "../../core/values.js";
 import type { Response } from "express";
 import { handlerTable } from "../operation-handler.js";
 import { keyValues, optionalInt, runId } from "../input.js";
-import { metricOut } from "../shapes.js";
+import { linkedMetricOut, metricOut } from "../shapes.js";
+import { invalidParameter } from "../../core/errors.js";
 
 /** Metric, param and tag operations of every revision. */
 
@@ -16,17 +17,38 @@ interface MetricInput {
   value: number | string;
   timestamp: number | string;
   step?: number | string;
+  /** MLflow 3's linkage of the point. */
+  model_id?: string;
+  dataset_name?: string;
+  dataset_digest?: string;
 }
 
 function metricFrom(input: MetricInput, where = ""): MetricRecord {
   if (input.value === undefined || input.value === null) throw missingValue(`${where}value`);
   if (input.timestamp === undefined || input.timestamp === null) throw missingValue(`${where}timestamp`);
-  return {
+  const metric: MetricRecord = {
     key: requireField("key", input.key),
     value: toDouble(`${where}value`, input.value),
     timestamp: toInt64(`${where}timestamp`, input.timestamp),
     step: optionalInt("step", input.step) ?? 0,
   };
+  return withLinkage(metric, input);
+}
+
+/**
+ * MLflow 3's linkage of a point: model_id, dataset_name and dataset_digest (an empty string counts
+ * as absent, as in MLflow's handler); a dataset needs both its name and its digest.
+ */
+function withLinkage(metric: MetricRecord, input: MetricInput): MetricRecord {
+  const modelId = input.model_id || undefined;
+  const datasetName = input.dataset_name || undefined;
+  const datasetDigest = input.dataset_digest || undefined;
+  if ((datasetName === undefined) !== (datasetDigest === undefined))
+    throw invalidParameter("Both dataset_name and dataset_digest must be provided if one is provided");
+  if (modelId !== undefined) metric.modelId = modelId;
+  if (datasetName !== undefined) metric.datasetName = datasetName;
+  if (datasetDigest !== undefined) metric.datasetDigest = datasetDigest;
+  return metric;
 }
 
 export const runDataHandlers = handlerTable({
@@ -74,9 +96,11 @@ export const runDataHandlers = handlerTable({
    * Streamed: `{"metrics":[...]}` is written page by page as the database returns them (the same
    * bytes res.json would send), so a history of any length needs memory for one page only.
    */
-  async getMetricHistory({ revision, input, services, res }) {
+  async getMetricHistory({ revision, input, services, res, mlflow }) {
     const pages = await runData.getMetricHistory(services, runId(input), requireField("metric_key", input.metric_key));
-    await streamJsonArray(res, "metrics", pages, (m) => metricOut(revision, m));
+    // MLflow's paths answer each point's model and dataset (MLflow 3) when it has them.
+    const shape = mlflow ? linkedMetricOut : metricOut;
+    await streamJsonArray(res, "metrics", pages, (m) => shape(revision, m));
     return undefined;
   },
 

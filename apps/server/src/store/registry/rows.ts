@@ -32,6 +32,10 @@ export interface ModelVersionRow {
   run_link: string;
   status: ModelVersionStatus;
   status_message: string;
+  /** Set for versions registered from a logged model (MLflow 3, migration 0007). */
+  model_id?: string | null;
+  /** Where the version's files are when that is not its source (a logged model's artifacts). */
+  storage_location?: string | null;
 }
 
 export interface ModelVersionTagRow {
@@ -54,6 +58,8 @@ export const toModelVersion = (row: ModelVersionRow, tags: KeyValue[], aliases: 
   runLink: row.run_link,
   status: row.status,
   statusMessage: row.status_message,
+  ...(row.model_id ? { modelId: row.model_id } : {}),
+  ...(row.storage_location ? { storageLocation: row.storage_location } : {}),
   tags,
   aliases,
 });
