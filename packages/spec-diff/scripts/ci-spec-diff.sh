@@ -28,4 +28,5 @@ fi
 format=text
 [ -n "${GITHUB_ACTIONS:-}" ] && format=github
 echo "=== spec diff: spec/ against $(git rev-parse --short "$base") (--fail-on breaking)"
-node "$bin" "$base" --spec-dir spec --format "$format" --fail-on breaking
+# INIT_CWD: the command resolves paths from where pnpm was started; here that is this repository.
+INIT_CWD="$PWD" node "$bin" "$base" --spec-dir spec --format "$format" --fail-on breaking
