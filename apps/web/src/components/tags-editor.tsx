@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from "react";
-import { attempt } from "../api/use-async";
 import { ErrorBox } from "./error-box";
+import { useAction } from "./use-action";
 
 export interface Tag {
   key: string;
@@ -26,13 +26,7 @@ export function TagsEditor({
   const [value, setValue] = useState("");
   const [editing, setEditing] = useState<string | undefined>();
   const [editValue, setEditValue] = useState("");
-  const [error, setError] = useState<Error | undefined>();
-  const run = async (action: () => Promise<void>) => {
-    const failure = await attempt(action);
-    setError(failure);
-    if (!failure) onChanged();
-    return failure;
-  };
+  const { error, run } = useAction(onChanged);
   const add = async (event: FormEvent) => {
     event.preventDefault();
     if (!(await run(() => onSet(key, value)))) {
