@@ -1,4 +1,4 @@
-import type { Experiment, ViewType } from "@tracker-ml/client";
+import type { Experiment } from "@tracker-ml/client";
 import { useState, type FormEvent } from "react";
 import { Link, useLocation } from "wouter";
 import { api } from "../../api/client";
@@ -7,16 +7,15 @@ import { ConfirmButton } from "../../components/confirm-button";
 import { ErrorBox, Loading } from "../../components/error-box";
 import { formatTime } from "../../components/format";
 import { TagsEditor } from "../../components/tags-editor";
+import { ViewSelect, viewOf } from "../../components/view-select";
 import { nameFilter } from "../../url/name-filter";
 import { href, useSearchState } from "../../url/search-state";
-
-const VIEWS: Record<string, ViewType> = { active: "ACTIVE_ONLY", deleted: "DELETED_ONLY", all: "ALL" };
 
 export function ExperimentsPage() {
   const state = useSearchState();
   const [, navigate] = useLocation();
   const query = state.get("q") ?? "";
-  const view = state.get("view") ?? "active";
+  const { view, viewType } = viewOf(state);
   const [selected, setSelected] = useState<string[]>([]);
   const [actionError, setActionError] = useState<Error | undefined>();
   const list = useAsync(
@@ -24,7 +23,7 @@ export function ExperimentsPage() {
       api()
         .searchExperiments({
           filter: nameFilter(query),
-          viewType: VIEWS[view] ?? "ACTIVE_ONLY",
+          viewType,
           orderBy: ["last_update_time DESC"],
           pageSize: 500,
         })
@@ -59,17 +58,7 @@ export function ExperimentsPage() {
             placeholder="name contains…"
           />
         </label>
-        <label>
-          Show{" "}
-          <select
-            value={view}
-            onChange={(e) => state.set({ view: e.target.value === "active" ? undefined : e.target.value })}
-          >
-            <option value="active">active</option>
-            <option value="deleted">deleted</option>
-            <option value="all">all</option>
-          </select>
-        </label>
+        <ViewSelect state={state} />
         <button
           type="button"
           className="primary"
