@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from "react";
 import { ErrorBox } from "./error-box";
 import { useAction } from "./use-action";
+import { TableHead } from "./table-head";
 
 export interface Tag {
   key: string;
@@ -38,15 +39,7 @@ export function TagsEditor({
     <section aria-label={label}>
       <h3>{label}</h3>
       <table className="kv">
-        <thead>
-          <tr>
-            <th scope="col">Key</th>
-            <th scope="col">Value</th>
-            <th scope="col">
-              <span className="sr-only">Actions</span>
-            </th>
-          </tr>
-        </thead>
+        <TableHead headings={["Key", "Value", { hidden: "Actions" }]} />
         <tbody>
           {tags.map((tag) => (
             <tr key={tag.key}>

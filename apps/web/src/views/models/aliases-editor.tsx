@@ -2,6 +2,7 @@ import { useState, type FormEvent, type ReactNode } from "react";
 import { Link } from "wouter";
 import { ErrorBox } from "../../components/error-box";
 import { useAction } from "../../components/use-action";
+import { TableHead } from "../../components/table-head";
 
 /** An alias of a model and the number of the version it names. */
 export interface AliasEntry {
@@ -59,15 +60,7 @@ export function AliasesEditor({
         </p>
       ) : (
         <table className="kv">
-          <thead>
-            <tr>
-              <th scope="col">Alias</th>
-              {version === undefined ? <th scope="col">Version</th> : null}
-              <th scope="col">
-                <span className="sr-only">Actions</span>
-              </th>
-            </tr>
-          </thead>
+          <TableHead headings={["Alias", version === undefined && "Version", { hidden: "Actions" }]} />
           <tbody>
             {shown.map((a) => (
               <tr key={a.alias}>
