@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from "react";
-import { attempt } from "../api/use-async";
 import { ErrorBox } from "./error-box";
+import { useAction } from "./use-action";
+import { TableHead } from "./table-head";
 
 export interface Tag {
   key: string;
@@ -26,13 +27,7 @@ export function TagsEditor({
   const [value, setValue] = useState("");
   const [editing, setEditing] = useState<string | undefined>();
   const [editValue, setEditValue] = useState("");
-  const [error, setError] = useState<Error | undefined>();
-  const run = async (action: () => Promise<void>) => {
-    const failure = await attempt(action);
-    setError(failure);
-    if (!failure) onChanged();
-    return failure;
-  };
+  const { error, run } = useAction(onChanged);
   const add = async (event: FormEvent) => {
     event.preventDefault();
     if (!(await run(() => onSet(key, value)))) {
@@ -44,15 +39,7 @@ export function TagsEditor({
     <section aria-label={label}>
       <h3>{label}</h3>
       <table className="kv">
-        <thead>
-          <tr>
-            <th scope="col">Key</th>
-            <th scope="col">Value</th>
-            <th scope="col">
-              <span className="sr-only">Actions</span>
-            </th>
-          </tr>
-        </thead>
+        <TableHead headings={["Key", "Value", { hidden: "Actions" }]} />
         <tbody>
           {tags.map((tag) => (
             <tr key={tag.key}>

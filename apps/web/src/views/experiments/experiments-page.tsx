@@ -1,22 +1,23 @@
-import type { Experiment, ViewType } from "@tracker-ml/client";
-import { useState, type FormEvent } from "react";
+import type { Experiment } from "@tracker-ml/client";
+import { useState } from "react";
 import { Link, useLocation } from "wouter";
 import { api } from "../../api/client";
 import { attempt, useAsync } from "../../api/use-async";
 import { ConfirmButton } from "../../components/confirm-button";
+import { CreateByName } from "../../components/create-by-name";
 import { ErrorBox, Loading } from "../../components/error-box";
 import { formatTime } from "../../components/format";
 import { TagsEditor } from "../../components/tags-editor";
+import { ViewSelect, viewOf } from "../../components/view-select";
 import { nameFilter } from "../../url/name-filter";
 import { href, useSearchState } from "../../url/search-state";
-
-const VIEWS: Record<string, ViewType> = { active: "ACTIVE_ONLY", deleted: "DELETED_ONLY", all: "ALL" };
+import { TableHead } from "../../components/table-head";
 
 export function ExperimentsPage() {
   const state = useSearchState();
   const [, navigate] = useLocation();
   const query = state.get("q") ?? "";
-  const view = state.get("view") ?? "active";
+  const { view, viewType } = viewOf(state);
   const [selected, setSelected] = useState<string[]>([]);
   const [actionError, setActionError] = useState<Error | undefined>();
   const list = useAsync(
@@ -24,7 +25,7 @@ export function ExperimentsPage() {
       api()
         .searchExperiments({
           filter: nameFilter(query),
-          viewType: VIEWS[view] ?? "ACTIVE_ONLY",
+          viewType,
           orderBy: ["last_update_time DESC"],
           pageSize: 500,
         })
@@ -35,16 +36,6 @@ export function ExperimentsPage() {
     const error = await attempt(action);
     setActionError(error);
     list.reload();
-  };
-  const [name, setName] = useState("");
-  const create = async (event: FormEvent) => {
-    event.preventDefault();
-    const error = await attempt(() => api().createExperiment(name.trim()));
-    setActionError(error);
-    if (!error) {
-      setName("");
-      list.reload();
-    }
   };
   return (
     <div>
@@ -59,17 +50,7 @@ export function ExperimentsPage() {
             placeholder="name contains…"
           />
         </label>
-        <label>
-          Show{" "}
-          <select
-            value={view}
-            onChange={(e) => state.set({ view: e.target.value === "active" ? undefined : e.target.value })}
-          >
-            <option value="active">active</option>
-            <option value="deleted">deleted</option>
-            <option value="all">all</option>
-          </select>
-        </label>
+        <ViewSelect state={state} />
         <button
           type="button"
           className="primary"
@@ -78,37 +59,21 @@ export function ExperimentsPage() {
         >
           Runs of {selected.length || "selected"} experiment{selected.length === 1 ? "" : "s"}
         </button>
-        <form className="inline-form" onSubmit={create}>
-          <input
-            aria-label="New experiment name"
-            placeholder="new experiment name"
-            value={name}
-            onChange={(e) => setName(e.target.value)}
-            required
-          />
-          <button type="submit">Create experiment</button>
-        </form>
+        <CreateByName
+          what="experiment"
+          create={(name) => api().createExperiment(name)}
+          onResult={setActionError}
+          onCreated={list.reload}
+        />
       </div>
       <ErrorBox error={actionError} />
       <ErrorBox error={list.error} title="Could not load experiments" />
       {list.data === undefined && !list.error ? <Loading what="experiments" /> : null}
       {list.data ? (
         <table className="grid">
-          <thead>
-            <tr>
-              <th scope="col">
-                <span className="sr-only">Select</span>
-              </th>
-              <th scope="col">Name</th>
-              <th scope="col">ID</th>
-              <th scope="col">Created</th>
-              <th scope="col">Last update</th>
-              <th scope="col">State</th>
-              <th scope="col">
-                <span className="sr-only">Actions</span>
-              </th>
-            </tr>
-          </thead>
+          <TableHead
+            headings={[{ hidden: "Select" }, "Name", "ID", "Created", "Last update", "State", { hidden: "Actions" }]}
+          />
           <tbody>
             {list.data.length === 0 ? (
               <tr>

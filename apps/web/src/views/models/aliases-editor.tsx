@@ -1,7 +1,8 @@
 import { useState, type FormEvent, type ReactNode } from "react";
 import { Link } from "wouter";
-import { attempt } from "../../api/use-async";
 import { ErrorBox } from "../../components/error-box";
+import { useAction } from "../../components/use-action";
+import { TableHead } from "../../components/table-head";
 
 /** An alias of a model and the number of the version it names. */
 export interface AliasEntry {
@@ -40,16 +41,10 @@ export function AliasesEditor({
 }) {
   const [alias, setAlias] = useState("");
   const [picked, setPicked] = useState<string | undefined>();
-  const [error, setError] = useState<Error | undefined>();
+  const { error, run } = useAction(onChanged);
   const target = version ?? picked ?? versions[0];
   const shown = version === undefined ? aliases : aliases.filter((a) => a.version === version);
   const moving = aliases.find((a) => a.alias === alias.trim() && a.version !== target);
-  const run = async (action: () => Promise<void>) => {
-    const failure = await attempt(action);
-    setError(failure);
-    if (!failure) onChanged();
-    return failure;
-  };
   const add = async (event: FormEvent) => {
     event.preventDefault();
     if (target === undefined) return;
@@ -65,15 +60,7 @@ export function AliasesEditor({
         </p>
       ) : (
         <table className="kv">
-          <thead>
-            <tr>
-              <th scope="col">Alias</th>
-              {version === undefined ? <th scope="col">Version</th> : null}
-              <th scope="col">
-                <span className="sr-only">Actions</span>
-              </th>
-            </tr>
-          </thead>
+          <TableHead headings={["Alias", version === undefined && "Version", { hidden: "Actions" }]} />
           <tbody>
             {shown.map((a) => (
               <tr key={a.alias}>

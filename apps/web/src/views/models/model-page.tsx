@@ -8,6 +8,7 @@ import { formatTime } from "../../components/format";
 import { TagsEditor } from "../../components/tags-editor";
 import { AliasBadges, AliasesEditor, versionHref } from "./aliases-editor";
 import { DescriptionEditor } from "./description-editor";
+import { TableHead } from "../../components/table-head";
 
 export function ModelPage({ name }: { name: string }) {
   const [, navigate] = useLocation();
@@ -43,15 +44,7 @@ export function ModelPage({ name }: { name: string }) {
         <h2>Versions</h2>
         <ErrorBox error={versions.error} title="Versions" />
         <table className="grid">
-          <thead>
-            <tr>
-              <th scope="col">Version</th>
-              <th scope="col">Stage</th>
-              <th scope="col">Aliases</th>
-              <th scope="col">Source run</th>
-              <th scope="col">Created</th>
-            </tr>
-          </thead>
+          <TableHead headings={["Version", "Stage", "Aliases", "Source run", "Created"]} />
           <tbody>
             {(versions.data ?? []).map((v) => (
               <tr key={v.version}>

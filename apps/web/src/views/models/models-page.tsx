@@ -1,11 +1,13 @@
-import { useState, type FormEvent } from "react";
+import { useState } from "react";
 import { Link } from "wouter";
 import { api } from "../../api/client";
-import { attempt, useAsync } from "../../api/use-async";
+import { useAsync } from "../../api/use-async";
+import { CreateByName } from "../../components/create-by-name";
 import { ErrorBox, Loading } from "../../components/error-box";
 import { formatTime } from "../../components/format";
 import { nameFilter } from "../../url/name-filter";
 import { useSearchState } from "../../url/search-state";
+import { TableHead } from "../../components/table-head";
 
 export function ModelsPage() {
   const state = useSearchState();
@@ -17,17 +19,7 @@ export function ModelsPage() {
         .toArray(1000),
     [query],
   );
-  const [name, setName] = useState("");
   const [error, setError] = useState<Error | undefined>();
-  const create = async (event: FormEvent) => {
-    event.preventDefault();
-    const failure = await attempt(() => api().createRegisteredModel(name.trim()));
-    setError(failure);
-    if (!failure) {
-      setName("");
-      models.reload();
-    }
-  };
   return (
     <div>
       <h1>Registered models</h1>
@@ -36,30 +28,19 @@ export function ModelsPage() {
           Search by name{" "}
           <input type="search" value={query} onChange={(e) => state.set({ q: e.target.value }, { replace: true })} />
         </label>
-        <form className="inline-form" onSubmit={create}>
-          <input
-            aria-label="New model name"
-            placeholder="new model name"
-            value={name}
-            onChange={(e) => setName(e.target.value)}
-            required
-          />
-          <button type="submit">Create model</button>
-        </form>
+        <CreateByName
+          what="model"
+          create={(name) => api().createRegisteredModel(name)}
+          onResult={setError}
+          onCreated={models.reload}
+        />
       </div>
       <ErrorBox error={error} />
       <ErrorBox error={models.error} title="Could not load models" />
       {!models.data && !models.error ? <Loading what="models" /> : null}
       {models.data ? (
         <table className="grid">
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Latest versions</th>
-              <th scope="col">Last updated</th>
-              <th scope="col">Description</th>
-            </tr>
-          </thead>
+          <TableHead headings={["Name", "Latest versions", "Last updated", "Description"]} />
           <tbody>
             {models.data.length === 0 ? (
               <tr>

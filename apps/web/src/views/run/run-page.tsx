@@ -13,6 +13,7 @@ import { MetricCharts } from "../compare/metric-charts";
 import { Artifacts } from "./artifacts";
 import { RegisterModel } from "./register-model";
 import { useLiveRefresh } from "../runs/use-live-refresh";
+import { TableHead } from "../../components/table-head";
 
 /** Metric histories shown as sparklines: at most this many keys are fetched. */
 const SPARKLINE_KEYS = 30;
@@ -219,16 +220,7 @@ function RunView({
         <h2>Metrics ({run.data.metrics.length})</h2>
         <ErrorBox error={histories.error} title="Metric histories" />
         <table className="kv">
-          <thead>
-            <tr>
-              <th scope="col">Key</th>
-              <th scope="col">Latest</th>
-              <th scope="col">Min</th>
-              <th scope="col">Max</th>
-              <th scope="col">Step</th>
-              <th scope="col">History</th>
-            </tr>
-          </thead>
+          <TableHead headings={["Key", "Latest", "Min", "Max", "Step", "History"]} />
           <tbody>
             {run.data.metrics.map((m) => {
               const points = history.get(m.key);

@@ -1,5 +1,5 @@
 // biome-ignore-all lint/a11y/useFocusableInteractive: the runs table is a windowed ARIA grid; focus goes to the cells' controls
-import type { Run, ViewType } from "@tracker-ml/client";
+import type { Run } from "@tracker-ml/client";
 import { createColumnHelper, flexRender, getCoreRowModel, useReactTable, type ColumnDef } from "@tanstack/react-table";
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { memo, useCallback, useEffect, useMemo, useRef, useState } from "react";
@@ -9,6 +9,7 @@ import { api, namespace } from "../../api/client";
 import { attempt, useAsync } from "../../api/use-async";
 import { ErrorBox } from "../../components/error-box";
 import { formatDuration, formatTime, formatValue } from "../../components/format";
+import { ViewSelect, viewOf } from "../../components/view-select";
 import { href, useSearchState } from "../../url/search-state";
 import { ColumnPicker } from "./column-picker";
 import { availableKeys, BASE_COLUMNS, BASE_LABELS, keyValue, orderByFor, parseKeyColumn } from "./columns";
@@ -18,7 +19,6 @@ import { useRunPages } from "./use-run-pages";
 import { useLiveRefresh } from "./use-live-refresh";
 import { useSeenKeys } from "./use-seen-keys";
 
-const VIEWS: Record<string, ViewType> = { active: "ACTIVE_ONLY", deleted: "DELETED_ONLY", all: "ALL" };
 const ROW_HEIGHT = 30;
 const PAGE_SIZE = 200;
 
@@ -44,7 +44,7 @@ export function RunsPage() {
   const filter = state.get("filter") ?? "";
   const sort = state.get("sort") ?? "start";
   const descending = state.get("asc") !== "1";
-  const view = state.get("view") ?? "active";
+  const { view, viewType } = viewOf(state);
   const columns = state.list("cols");
   const selected = state.list("sel");
   const [showPicker, setShowPicker] = useState(false);
@@ -57,7 +57,7 @@ export function RunsPage() {
     experimentIds,
     filter: filter || undefined,
     orderBy: orderBy ? [orderBy] : undefined,
-    viewType: VIEWS[view] ?? "ACTIVE_ONLY",
+    viewType,
     pageSize: PAGE_SIZE,
     metricKeys: keysOf("metrics"),
     paramKeys: keysOf("params"),
@@ -189,17 +189,7 @@ export function RunsPage() {
       ) : null}
       <div className="toolbar">
         <FilterBox value={filter} keys={keys} onApply={(next) => state.set({ filter: next })} />
-        <label>
-          Show{" "}
-          <select
-            value={view}
-            onChange={(e) => state.set({ view: e.target.value === "active" ? undefined : e.target.value })}
-          >
-            <option value="active">active</option>
-            <option value="deleted">deleted</option>
-            <option value="all">all</option>
-          </select>
-        </label>
+        <ViewSelect state={state} />
         <button type="button" onClick={() => setShowPicker((s) => !s)} aria-expanded={showPicker}>
           Columns ({columns.length})
         </button>
