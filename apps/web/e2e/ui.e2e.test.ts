@@ -50,6 +50,8 @@ for (const kind of testDatabases()) {
     let data: Seeded;
     let watched: WatchedPage;
     let page: Page;
+    /** Runs created through MLflow's paths by the system-tags test, used again by the logged-model tests. */
+    let mlflowRuns: { parent: string; child: string } | undefined;
     const shot = async (name: string) => {
       if (kind !== "pglite") return;
       fs.mkdirSync(screenshots, { recursive: true });
@@ -472,6 +474,53 @@ for (const kind of testDatabases()) {
       await page.getByLabel("Live refresh").uncheck();
       await page.waitForFunction(() => new URL(location.href).searchParams.get("paused") === "1");
       await page.getByText("(on)").waitFor({ state: "detached" });
+    });
+
+    it("shows MLflow's system tags (run name, user, source, parent) of runs created through MLflow's paths", async () => {
+      const mlflow = async <T>(route: string, body: unknown): Promise<T> => {
+        const res = await fetch(`${server.url}/api/2.0/mlflow/${route}`, {
+          method: "POST",
+          headers: { "Content-Type": "application/json" },
+          body: JSON.stringify(body),
+        });
+        expect(res.status, `${route}: ${await res.clone().text()}`).toBe(200);
+        return (await res.json()) as T;
+      };
+      const created = async (tags: Record<string, string>) =>
+        (
+          await mlflow<{ run: { info: { run_id: string } } }>("runs/create", {
+            experiment_id: data.experimentId,
+            start_time: Date.now(),
+            tags: Object.entries(tags).map(([key, value]) => ({ key, value })),
+          })
+        ).run.info.run_id;
+      const source = { "mlflow.user": "alice", "mlflow.source.name": "mlflow_train.py", "mlflow.source.type": "LOCAL" };
+      const parent = await created({ "mlflow.runName": "mlflow-parent", ...source });
+      const child = await created({ "mlflow.runName": "mlflow-child", "mlflow.parentRunId": parent, ...source });
+      mlflowRuns = { parent, child };
+
+      await go(`/runs?e=${data.experimentId}`);
+      const table = page.getByTestId("runs-table");
+      const row = table.locator(`[role=row][data-run-id="${child}"]`);
+      await row.getByRole("link", { name: "mlflow-child", exact: true }).waitFor();
+      expect(await row.textContent()).toContain("alice");
+      expect(await row.textContent()).toContain("mlflow_train.py");
+      const names = await table.locator("[role=row][data-run-id] a").allTextContents();
+      expect(names.indexOf("mlflow-child")).toBe(names.indexOf("mlflow-parent") + 1);
+      await shotBoth("runs-mlflow-tags", () =>
+        page.getByTestId("runs-table").getByRole("link", { name: "mlflow-child", exact: true }).waitFor(),
+      );
+
+      await go(`/runs/${child}`);
+      await page.getByRole("heading", { name: /mlflow-child/ }).waitFor();
+      const meta = page.locator("dl.meta");
+      await meta.getByText("alice", { exact: true }).waitFor();
+      await meta.getByText("mlflow_train.py", { exact: true }).waitFor();
+      await meta.getByRole("link", { name: parent }).waitFor();
+      await shotBoth("run-mlflow-tags", () => page.getByRole("link", { name: parent }).waitFor());
+      expect(await axeViolations(page)).toEqual([]);
+      await page.getByRole("link", { name: parent }).click();
+      await page.getByRole("heading", { name: /mlflow-parent/ }).waitFor();
     });
 
     it("renders under the CSP without violations, and in dark mode", async () => {
