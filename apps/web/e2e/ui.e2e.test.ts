@@ -525,7 +525,9 @@ for (const kind of testDatabases()) {
 
     it("lists a run's logged models on its page, the experiment's on their own page, and links a version to its model", async () => {
       const client = new TrackerClient({ baseUrl: server.url });
-      const child = mlflowRuns!.child;
+      if (!mlflowRuns)
+        throw new Error("needs the runs of the system-tags test above (run both, e.g. -t 'system tags|logged')");
+      const { child, parent } = mlflowRuns;
       const model = await client.createLoggedModel(data.experimentId, {
         name: "fraud-classifier",
         modelType: "sklearn",
@@ -545,7 +547,7 @@ for (const kind of testDatabases()) {
       await client.finalizeLoggedModel(modelId);
       const pending = await client.createLoggedModel(data.experimentId, {
         name: "half-uploaded",
-        sourceRunId: mlflowRuns!.parent,
+        sourceRunId: parent,
       });
 
       await go(`/runs/${child}`);
@@ -604,8 +606,12 @@ for (const kind of testDatabases()) {
         runId: child,
       });
       await go(`/models/classifier-from-logged-model/versions/${version.version}`);
+      await page.getByRole("link", { name: modelId }).waitFor();
+      await shot("version-logged-model");
       await page.getByRole("link", { name: modelId }).click();
       await page.getByRole("heading", { name: /fraud-classifier/ }).waitFor();
+      await shot("logged-model");
+      expect(await axeViolations(page)).toEqual([]);
       expect(page.url()).toBe(`${server.url}/logged-models/${modelId}`);
     });
 
