@@ -50,6 +50,8 @@ for (const kind of testDatabases()) {
     let data: Seeded;
     let watched: WatchedPage;
     let page: Page;
+    /** Runs created through MLflow's paths by the system-tags test, used again by the logged-model tests. */
+    let mlflowRuns: { parent: string; child: string } | undefined;
     const shot = async (name: string) => {
       if (kind !== "pglite") return;
       fs.mkdirSync(screenshots, { recursive: true });
@@ -472,6 +474,145 @@ for (const kind of testDatabases()) {
       await page.getByLabel("Live refresh").uncheck();
       await page.waitForFunction(() => new URL(location.href).searchParams.get("paused") === "1");
       await page.getByText("(on)").waitFor({ state: "detached" });
+    });
+
+    it("shows MLflow's system tags (run name, user, source, parent) of runs created through MLflow's paths", async () => {
+      const mlflow = async <T>(route: string, body: unknown): Promise<T> => {
+        const res = await fetch(`${server.url}/api/2.0/mlflow/${route}`, {
+          method: "POST",
+          headers: { "Content-Type": "application/json" },
+          body: JSON.stringify(body),
+        });
+        expect(res.status, `${route}: ${await res.clone().text()}`).toBe(200);
+        return (await res.json()) as T;
+      };
+      const created = async (tags: Record<string, string>) =>
+        (
+          await mlflow<{ run: { info: { run_id: string } } }>("runs/create", {
+            experiment_id: data.experimentId,
+            start_time: Date.now(),
+            tags: Object.entries(tags).map(([key, value]) => ({ key, value })),
+          })
+        ).run.info.run_id;
+      const source = { "mlflow.user": "alice", "mlflow.source.name": "mlflow_train.py", "mlflow.source.type": "LOCAL" };
+      const parent = await created({ "mlflow.runName": "mlflow-parent", ...source });
+      const child = await created({ "mlflow.runName": "mlflow-child", "mlflow.parentRunId": parent, ...source });
+      mlflowRuns = { parent, child };
+
+      await go(`/runs?e=${data.experimentId}`);
+      const table = page.getByTestId("runs-table");
+      const row = table.locator(`[role=row][data-run-id="${child}"]`);
+      await row.getByRole("link", { name: "mlflow-child", exact: true }).waitFor();
+      expect(await row.textContent()).toContain("alice");
+      expect(await row.textContent()).toContain("mlflow_train.py");
+      const names = await table.locator("[role=row][data-run-id] a").allTextContents();
+      expect(names.indexOf("mlflow-child")).toBe(names.indexOf("mlflow-parent") + 1);
+      await shotBoth("runs-mlflow-tags", () =>
+        page.getByTestId("runs-table").getByRole("link", { name: "mlflow-child", exact: true }).waitFor(),
+      );
+
+      await go(`/runs/${child}`);
+      await page.getByRole("heading", { name: /mlflow-child/ }).waitFor();
+      const meta = page.locator("dl.meta");
+      await meta.getByText("alice", { exact: true }).waitFor();
+      await meta.getByText("mlflow_train.py", { exact: true }).waitFor();
+      await meta.getByRole("link", { name: parent }).waitFor();
+      await shotBoth("run-mlflow-tags", () => page.getByRole("link", { name: parent }).waitFor());
+      expect(await axeViolations(page)).toEqual([]);
+      await page.getByRole("link", { name: parent }).click();
+      await page.getByRole("heading", { name: /mlflow-parent/ }).waitFor();
+    });
+
+    it("lists a run's logged models on its page, the experiment's on their own page, and links a version to its model", async () => {
+      const client = new TrackerClient({ baseUrl: server.url });
+      if (!mlflowRuns)
+        throw new Error("needs the runs of the system-tags test above (run both, e.g. -t 'system tags|logged')");
+      const { child, parent } = mlflowRuns;
+      const model = await client.createLoggedModel(data.experimentId, {
+        name: "fraud-classifier",
+        modelType: "sklearn",
+        sourceRunId: child,
+        params: { n_estimators: "200", max_depth: "7" },
+      });
+      const modelId = model.info.model_id;
+      // Metrics of the model: points logged by its run with its id, through MLflow's path.
+      for (const [step, value] of [0.81, 0.88].entries()) {
+        const res = await fetch(`${server.url}/api/2.0/mlflow/runs/log-metric`, {
+          method: "POST",
+          headers: { "Content-Type": "application/json" },
+          body: JSON.stringify({ run_id: child, key: "auc", value, timestamp: Date.now(), step, model_id: modelId }),
+        });
+        expect(res.status, await res.text()).toBe(200);
+      }
+      await client.finalizeLoggedModel(modelId);
+      const pending = await client.createLoggedModel(data.experimentId, {
+        name: "half-uploaded",
+        sourceRunId: parent,
+      });
+
+      await go(`/runs/${child}`);
+      const section = page.getByRole("region", { name: "Logged models" });
+      await section.getByRole("heading", { name: /Logged models \(1\)/ }).waitFor();
+      const card = section.getByRole("region", { name: "Logged model fraud-classifier" });
+      await card.getByRole("link", { name: "fraud-classifier" }).waitFor();
+      await card.getByText("READY", { exact: true }).waitFor();
+      await card.getByText(modelId, { exact: true }).waitFor();
+      await card
+        .getByRole("table", { name: "Parameters of fraud-classifier" })
+        .getByRole("cell", { name: "200" })
+        .waitFor();
+      const auc = card
+        .getByRole("table", { name: "Metrics of fraud-classifier" })
+        .getByRole("row")
+        .filter({ hasText: "auc" });
+      expect(await auc.textContent()).toContain("0.88");
+      await section.scrollIntoViewIfNeeded();
+      expect(await axeViolations(page)).toEqual([]);
+      if (kind === "pglite") {
+        await section.screenshot({ path: path.join(screenshots, "run-logged-models.png") });
+        const dark = await openPage(browser, "dark");
+        await dark.page.goto(page.url());
+        const darkSection = dark.page.getByRole("region", { name: "Logged models" });
+        await darkSection.getByText("READY", { exact: true }).waitFor();
+        await darkSection.screenshot({ path: path.join(screenshots, "run-logged-models-dark.png") });
+        expect(cspProblems(dark)).toEqual([]);
+        await dark.context.close();
+      }
+
+      // The experiment's list, from the runs page; URL-addressable.
+      await go(`/runs?e=${data.experimentId}`);
+      await page.getByRole("link", { name: "Logged models" }).click();
+      await page.waitForFunction(() => location.pathname === "/logged-models");
+      expect(new URL(page.url()).searchParams.get("e")).toBe(data.experimentId);
+      const list = page.getByRole("table", { name: "Logged models" });
+      const row = list.getByRole("row").filter({ hasText: "fraud-classifier" });
+      await row.getByText("READY", { exact: true }).waitFor();
+      await row.getByRole("link", { name: child }).waitFor();
+      const pendingRow = list.getByRole("row").filter({ hasText: "half-uploaded" });
+      await pendingRow.getByText("PENDING", { exact: true }).waitFor();
+      await pendingRow.getByText(pending.info.model_id).waitFor();
+      await shotBoth("logged-models", () =>
+        page.getByRole("table", { name: "Logged models" }).getByText("half-uploaded").waitFor(),
+      );
+      expect(await axeViolations(page)).toEqual([]);
+      await row.getByRole("link", { name: "fraud-classifier" }).click();
+      await page.getByRole("heading", { name: /fraud-classifier/ }).waitFor();
+      await page.getByRole("link", { name: child }).click();
+      await page.getByRole("heading", { name: /mlflow-child/ }).waitFor();
+
+      // A version registered from the logged model links to it.
+      await client.createRegisteredModel("classifier-from-logged-model");
+      const version = await client.createModelVersion("classifier-from-logged-model", `models:/${modelId}`, {
+        runId: child,
+      });
+      await go(`/models/classifier-from-logged-model/versions/${version.version}`);
+      await page.getByRole("link", { name: modelId }).waitFor();
+      await shot("version-logged-model");
+      await page.getByRole("link", { name: modelId }).click();
+      await page.getByRole("heading", { name: /fraud-classifier/ }).waitFor();
+      await shot("logged-model");
+      expect(await axeViolations(page)).toEqual([]);
+      expect(page.url()).toBe(`${server.url}/logged-models/${modelId}`);
     });
 
     it("renders under the CSP without violations, and in dark mode", async () => {

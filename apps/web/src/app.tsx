@@ -12,6 +12,12 @@ const CompareRunsPage = lazy(() =>
 );
 const ModelsPage = lazy(() => import("./views/models/models-page").then((m) => ({ default: m.ModelsPage })));
 const ModelPage = lazy(() => import("./views/models/model-page").then((m) => ({ default: m.ModelPage })));
+const LoggedModelsPage = lazy(() =>
+  import("./views/logged-models/logged-models-page").then((m) => ({ default: m.LoggedModelsPage })),
+);
+const LoggedModelPage = lazy(() =>
+  import("./views/logged-models/logged-model-page").then((m) => ({ default: m.LoggedModelPage })),
+);
 const VersionPage = lazy(() => import("./views/models/version-page").then((m) => ({ default: m.VersionPage })));
 
 /** Routes (wouter): every view is a path plus query-string state. */
@@ -40,6 +46,8 @@ export function App() {
             <Route path="/runs" component={RunsPage} />
             <Route path="/runs/:runId">{(params) => <RunPage runId={params.runId} />}</Route>
             <Route path="/compare" component={CompareRunsPage} />
+            <Route path="/logged-models" component={LoggedModelsPage} />
+            <Route path="/logged-models/:modelId">{(params) => <LoggedModelPage modelId={params.modelId} />}</Route>
             <Route path="/models" component={ModelsPage} />
             <Route path="/models/:name">{(params) => <ModelPage name={params.name} />}</Route>
             <Route path="/models/:name/versions/:version">

@@ -7,6 +7,7 @@ import { ConfirmButton } from "../../components/confirm-button";
 import { ErrorBox, Loading } from "../../components/error-box";
 import { formatTime } from "../../components/format";
 import { TagsEditor } from "../../components/tags-editor";
+import { loggedModelIdOf } from "../logged-models/model-metrics";
 import { AliasBadges, AliasesEditor } from "./aliases-editor";
 import { DescriptionEditor } from "./description-editor";
 
@@ -57,6 +58,14 @@ export function VersionPage({ name, version }: { name: string; version: string }
         <dd>{v.run_id ? <Link href={`/runs/${v.run_id}`}>{v.run_id}</Link> : "—"}</dd>
         <dt>Source</dt>
         <dd className="pre">{v.source}</dd>
+        {loggedModelIdOf(v.source) ? (
+          <>
+            <dt>Logged model</dt>
+            <dd>
+              <Link href={`/logged-models/${loggedModelIdOf(v.source)}`}>{loggedModelIdOf(v.source)}</Link>
+            </dd>
+          </>
+        ) : null}
         <dt>Created</dt>
         <dd>{formatTime(v.creation_timestamp)}</dd>
         <dt>Updated</dt>

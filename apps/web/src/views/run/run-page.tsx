@@ -12,6 +12,7 @@ import { href } from "../../url/search-state";
 import { MetricCharts } from "../compare/metric-charts";
 import { Artifacts } from "./artifacts";
 import { RegisterModel } from "./register-model";
+import { RunLoggedModels } from "../logged-models/run-logged-models";
 import { useLiveRefresh } from "../runs/use-live-refresh";
 import { TableHead } from "../../components/table-head";
 
@@ -270,6 +271,8 @@ function RunView({
       ) : null}
 
       <Artifacts runId={id} />
+
+      <RunLoggedModels experimentId={info.experiment_id} runId={id} />
 
       <section aria-label="Registered model versions">
         <h2>Model versions from this run</h2>

@@ -180,6 +180,11 @@ export function RunsPage() {
         Runs{" "}
         {experiments.data ? <span className="muted">in {experiments.data.map((e) => e.name).join(", ")}</span> : null}
       </h1>
+      {experimentIds.length > 0 ? (
+        <p>
+          <Link href={href("/logged-models", { e: experimentIds })}>Logged models</Link>
+        </p>
+      ) : null}
       <ErrorBox error={experiments.error} title="Experiment" />
       <ErrorBox error={listed.error} title="Keys" />
       {experimentIds.length === 0 ? (

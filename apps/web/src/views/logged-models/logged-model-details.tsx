@@ -1,0 +1,70 @@
+// One logged model: what it is, its params and the latest value of each metric. Shown on the run
+// page (the models a run produced) and on the model's own page.
+import type { LoggedModel } from "@tracker-ml/client";
+import { Link } from "wouter";
+import { formatTime, formatValue } from "../../components/format";
+import { latestMetrics, statusLabel } from "./model-metrics";
+
+export function LoggedModelStatus({ status }: { status: string }) {
+  const label = statusLabel(status);
+  return <span className={`badge ${label === "FAILED" || label === "UPLOAD_FAILED" ? "FAILED" : ""}`}>{label}</span>;
+}
+
+export function LoggedModelDetails({ model, heading }: { model: LoggedModel; heading: "h1" | "h2" | "h3" }) {
+  const { info, data } = model;
+  const Heading = heading;
+  const metrics = latestMetrics(data.metrics);
+  const params = data.params ?? [];
+  return (
+    <section aria-label={`Logged model ${info.name}`} className="logged-model">
+      <Heading>
+        <Link href={`/logged-models/${info.model_id}`}>{info.name}</Link> <LoggedModelStatus status={info.status} />
+      </Heading>
+      <dl className="meta">
+        <dt>Model ID</dt>
+        <dd>{info.model_id}</dd>
+        {info.model_type ? (
+          <>
+            <dt>Type</dt>
+            <dd>{info.model_type}</dd>
+          </>
+        ) : null}
+        {info.source_run_id ? (
+          <>
+            <dt>Source run</dt>
+            <dd>
+              <Link href={`/runs/${info.source_run_id}`}>{info.source_run_id}</Link>
+            </dd>
+          </>
+        ) : null}
+        <dt>Created</dt>
+        <dd>{formatTime(info.creation_timestamp_ms)}</dd>
+        <dt>Artifacts</dt>
+        <dd className="pre">{info.artifact_uri}</dd>
+      </dl>
+      <table className="kv" aria-label={`Parameters of ${info.name}`}>
+        <caption>Parameters ({params.length})</caption>
+        <tbody>
+          {params.map((p) => (
+            <tr key={p.key}>
+              <th scope="row">{p.key}</th>
+              <td className="pre">{p.value}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <table className="kv" aria-label={`Metrics of ${info.name}`}>
+        <caption>Metrics ({metrics.length})</caption>
+        <tbody>
+          {metrics.map((m) => (
+            <tr key={m.key}>
+              <th scope="row">{m.key}</th>
+              <td className="num">{typeof m.value === "number" ? formatValue(m.value) : m.value}</td>
+              <td className="muted">step {m.step}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </section>
+  );
+}
