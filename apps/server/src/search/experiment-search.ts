@@ -31,7 +31,14 @@ import {
 } from "./keyset.js";
 import { decodePageToken, encodePageToken, queryFingerprint } from "./page-token.js";
 import { checkMaxResults, checkViewType, lifecycleStageOf } from "./search-options.js";
-import { bigintComparison, combine, inList, stringComparison, textBinding } from "./sql-fragments.js";
+import {
+  bigintComparison,
+  compileFilterWith,
+  type FilterComparison,
+  inList,
+  stringComparison,
+  textBinding,
+} from "./sql-fragments.js";
 
 /** The largest max_results experiments/search accepts (MLflow's limit). */
 export const MAX_EXPERIMENT_SEARCH_RESULTS = 50_000;
@@ -76,14 +83,11 @@ function tagExists(field: FilterField, inner: SqlFragment): SqlFragment {
 
 /** Compiles an experiment filter AST to a boolean SQL expression over the table `experiments`. */
 export function compileExperimentFilter(ast: FilterAst): SqlFragment {
+  return compileFilterWith(ast, compileExperimentComparison);
+}
+
+function compileExperimentComparison(ast: FilterComparison): SqlFragment {
   switch (ast.type) {
-    case "and":
-    case "or":
-      return combine(ast.operands.map(compileExperimentFilter), ast.type === "and" ? "AND" : "OR");
-    case "not": {
-      const inner = compileExperimentFilter(ast.operand);
-      return { sql: `NOT (${inner.sql})`, bindings: inner.bindings };
-    }
     case "numeric": {
       const column = experimentColumn(ast.field);
       if (column.type !== "bigint" || ast.field.key === "experiment_id")

@@ -25,7 +25,10 @@ import {
 } from "./keyset.js";
 import { orderSignature, parseOrderBy, withTieBreaks, type SortKey } from "./order-by.js";
 import { decodePageToken, encodePageToken, queryFingerprint } from "./page-token.js";
-import { combine, stringComparison } from "./sql-fragments.js";
+import { compileFilterWith, type FilterComparison, stringComparison } from "./sql-fragments.js";
+
+/** The SQL column of each registry filter field. */
+type RegistryFilterColumns = Readonly<Partial<Record<RegistryAttribute, string>>>;
 
 /** What one registry search may order by and filter on, and the SQL of each. */
 interface RegistrySearchSpec<Column extends string> {
@@ -37,7 +40,7 @@ interface RegistrySearchSpec<Column extends string> {
   /** Appended to the user's order (when the user did not name their column), so that every order is total. */
   tieBreaks: readonly SortKey<Column>[];
   /** The SQL column of each filter field. */
-  filterColumns: Readonly<Partial<Record<RegistryAttribute, string>>>;
+  filterColumns: RegistryFilterColumns;
 }
 
 export type ModelSortColumn = "name" | "last_updated_timestamp";
@@ -143,21 +146,12 @@ export function searchModelVersionRows(
 }
 
 /** Compiles a registry filter AST to a boolean SQL expression over the fields' columns. */
-export function compileRegistryFilter(
-  ast: FilterAst,
-  columns: Readonly<Partial<Record<RegistryAttribute, string>>>,
-): SqlFragment {
+export function compileRegistryFilter(ast: FilterAst, columns: RegistryFilterColumns): SqlFragment {
+  return compileFilterWith(ast, (comparison) => compileRegistryComparison(comparison, columns));
+}
+
+function compileRegistryComparison(ast: FilterComparison, columns: RegistryFilterColumns): SqlFragment {
   switch (ast.type) {
-    case "and":
-    case "or":
-      return combine(
-        ast.operands.map((operand) => compileRegistryFilter(operand, columns)),
-        ast.type === "and" ? "AND" : "OR",
-      );
-    case "not": {
-      const inner = compileRegistryFilter(ast.operand, columns);
-      return { sql: `NOT (${inner.sql})`, bindings: inner.bindings };
-    }
     case "string": {
       const key = ast.field.key as RegistryAttribute;
       const column = ast.field.entity === "attribute" && Object.hasOwn(columns, key) ? columns[key] : undefined;

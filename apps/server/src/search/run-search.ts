@@ -42,8 +42,9 @@ import { DATASET_CONTEXT_TAG } from "../domain/system-tags.js";
 import { checkMaxResults, checkViewType, lifecycleStageOf } from "./search-options.js";
 import {
   bigintComparison,
-  combine,
+  compileFilterWith,
   doubleComparison,
+  type FilterComparison,
   inList,
   NAN,
   stringComparison,
@@ -138,14 +139,11 @@ const guardNullable = (column: RunColumn, fragment: SqlFragment): SqlFragment =>
 
 /** Compiles a run filter AST to a boolean SQL expression over the table `runs`. */
 export function compileRunFilter(ast: FilterAst): SqlFragment {
+  return compileFilterWith(ast, compileRunComparison);
+}
+
+function compileRunComparison(ast: FilterComparison): SqlFragment {
   switch (ast.type) {
-    case "and":
-    case "or":
-      return combine(ast.operands.map(compileRunFilter), ast.type === "and" ? "AND" : "OR");
-    case "not": {
-      const inner = compileRunFilter(ast.operand);
-      return { sql: `NOT (${inner.sql})`, bindings: inner.bindings };
-    }
     case "numeric": {
       if (ast.field.entity === "metric")
         return keyedExists(ast.field, (v) => doubleComparison(v, ast.operator, ast.value));
