@@ -21,15 +21,8 @@ import { invalidParameter } from "../errors.js";
 import type { ViewType } from "../domain/records.js";
 import type { ExperimentAttribute, FilterAst, FilterField, OrderTerm } from "./ast.js";
 import { parseExperimentOrderBy } from "./filter-parser.js";
-import {
-  keysetCondition,
-  orderByList,
-  sortKeySelections,
-  sortKeysOf,
-  type SortColumn,
-  type SqlFragment,
-} from "./keyset.js";
-import { decodePageToken, encodePageToken, queryFingerprint } from "./page-token.js";
+import { type SortColumn, type SqlFragment, withKeysetPage } from "./keyset.js";
+import { decodePageToken, keysetPage, queryFingerprint } from "./page-token.js";
 import { checkMaxResults, checkViewType, lifecycleStageOf } from "./search-options.js";
 import {
   bigintComparison,
@@ -159,19 +152,12 @@ export async function searchExperiments(knex: Knex, options: ExperimentSearchOpt
   const cursor = options.pageToken ? decodePageToken(options.pageToken, fingerprint, columns) : undefined;
 
   const query = knex.queryBuilder().from("experiments").select("experiments.experiment_id");
-  query.select(knex.raw(sortKeySelections(columns).join(", ")));
   const stage = lifecycleStageOf(options.viewType);
   if (stage) query.where("experiments.lifecycle_stage", stage);
   if (filter) query.whereRaw(filter.sql, filter.bindings);
-  if (cursor) {
-    const after = keysetCondition(columns, cursor);
-    query.whereRaw(after.sql, after.bindings);
-  }
-  query.orderByRaw(orderByList(columns)).limit(options.maxResults + 1);
+  withKeysetPage(knex, query, { selected: columns, cursor, limit: options.maxResults + 1 });
 
   const rows = (await query) as Array<Record<string, unknown>>;
-  const page = rows.slice(0, options.maxResults);
-  const experimentIds = page.map((row) => Number(row.experiment_id));
-  if (rows.length <= options.maxResults) return { experimentIds };
-  return { experimentIds, nextPageToken: encodePageToken(fingerprint, sortKeysOf(page[page.length - 1], columns)) };
+  const { page, ...next } = keysetPage(rows, options.maxResults, fingerprint, columns);
+  return { experimentIds: page.map((row) => Number(row.experiment_id)), ...next };
 }

@@ -14,17 +14,9 @@ import type { Knex } from "knex";
 import { invalidParameter } from "../errors.js";
 import type { ModelVersionRow, RegisteredModelRow } from "../store/registry/rows.js";
 import type { FilterAst, RegistryAttribute } from "./ast.js";
-import {
-  keysetCondition,
-  orderByList,
-  sortKeySelections,
-  sortKeysOf,
-  type SortColumn,
-  type SortType,
-  type SqlFragment,
-} from "./keyset.js";
+import { type SortColumn, type SortType, type SqlFragment, withKeysetPage } from "./keyset.js";
 import { orderSignature, parseOrderBy, withTieBreaks, type SortKey } from "./order-by.js";
-import { decodePageToken, encodePageToken, queryFingerprint } from "./page-token.js";
+import { decodePageToken, keysetPage, queryFingerprint } from "./page-token.js";
 import { compileFilterWith, type FilterComparison, stringComparison } from "./sql-fragments.js";
 
 /** The SQL column of each registry filter field. */
@@ -110,23 +102,15 @@ async function searchRegistry<Row, Column extends string>(
   const signature = orderSignature(order);
   const cursor = options.pageToken ? decodePageToken(options.pageToken, fingerprint, columns, signature) : undefined;
 
-  const query = knex(spec.table).select(`${spec.table}.*`, knex.raw(sortKeySelections(columns).join(", ")));
+  const query = knex(spec.table).select(`${spec.table}.*`);
   if (options.filter) {
     const where = compileRegistryFilter(options.filter, spec.filterColumns);
     query.whereRaw(where.sql, where.bindings);
   }
-  if (cursor) {
-    const after = keysetCondition(columns, cursor);
-    query.whereRaw(after.sql, after.bindings);
-  }
-  query.orderByRaw(orderByList(columns)).limit(options.maxResults + 1);
+  withKeysetPage(knex, query, { selected: columns, cursor, limit: options.maxResults + 1 });
   const rows = (await query) as Array<Row & Record<string, unknown>>;
-  const page = rows.slice(0, options.maxResults);
-  if (rows.length <= options.maxResults) return { rows: page };
-  return {
-    rows: page,
-    nextPageToken: encodePageToken(fingerprint, sortKeysOf(page[page.length - 1], columns), signature),
-  };
+  const { page, ...next } = keysetPage(rows, options.maxResults, fingerprint, columns, signature);
+  return { rows: page, ...next };
 }
 
 /** One page of registered_models rows (with extra sort-key columns k0..kn, which the records ignore). */
