@@ -33,19 +33,8 @@ export class TrackerClient extends TrackingClient {
 // The registry methods and those of tracker's extensions join the tracking ones (declaration
 // merging with mixins, see the TypeScript handbook's "Mixins"): every part extends ClientCore and
 // holds nothing but its `raw` and `ext` clients, which TrackerClient has. A new part of the client
-// (one module per concern) is added to both lists below.
-export interface TrackerClient
-  extends RegistryClient,
-    ModelAliasClient,
-    RunInputsClient,
-    RunModelLinksClient,
-    ServerInfoClient,
-    HealthClient,
-    MetricSamplingClient,
-    RunColumnsClient,
-    ArtifactsClient,
-    LoggedModelsClient {}
-for (const part of [
+// (one module per concern) is added to PARTS.
+const PARTS = [
   RegistryClient,
   ModelAliasClient,
   RunInputsClient,
@@ -56,7 +45,19 @@ for (const part of [
   RunColumnsClient,
   ArtifactsClient,
   LoggedModelsClient,
-]) {
+] as const;
+
+/** The intersection of the members of a union (A | B -> A & B). */
+type Intersection<Union> = (Union extends unknown ? (member: Union) => void : never) extends (all: infer All) => void
+  ? All
+  : never;
+
+/** Every part's methods, which the loop below copies onto TrackerClient. */
+type ClientParts = Intersection<InstanceType<(typeof PARTS)[number]>>;
+
+// biome-ignore lint/suspicious/noUnsafeDeclarationMerging: the loop below copies every part's methods onto the class (the merging the part list declared before, now read from PARTS).
+export interface TrackerClient extends ClientParts {}
+for (const part of PARTS) {
   for (const name of Object.getOwnPropertyNames(part.prototype)) {
     if (name === "constructor") continue;
     const descriptor = Object.getOwnPropertyDescriptor(part.prototype, name);

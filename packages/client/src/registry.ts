@@ -2,6 +2,7 @@
 // Every method calls one operation of revision C.
 import type { ModelVersion, ModelVersionStageInput, RegisteredModel, TagsInput, VersionInput } from "./entities.js";
 import { Paginated } from "./pagination.js";
+import { searchRequestFields } from "./search-request.js";
 import { ClientCore } from "./client-core.js";
 import { expectData, expectOk } from "./response.js";
 import { toKeyValues } from "./wire.js";
@@ -83,12 +84,7 @@ export class RegistryClient extends ClientCore {
   /** Registered models matching the options, over all pages. */
   searchRegisteredModels(options: SearchRegisteredModelsOptions = {}): Paginated<RegisteredModel> {
     return new Paginated(async (pageToken) => {
-      const query = {
-        filter: options.filter,
-        order_by: options.orderBy,
-        max_results: options.pageSize,
-        page_token: pageToken,
-      };
+      const query = searchRequestFields(options, pageToken);
       const data = await expectData(
         this.raw.GET("/2.0/preview/tracker/registered-models/search", { params: { query } }),
       );
@@ -153,12 +149,7 @@ export class RegistryClient extends ClientCore {
   /** Model versions matching the options, over all pages. */
   searchModelVersions(options: SearchModelVersionsOptions = {}): Paginated<ModelVersion> {
     return new Paginated(async (pageToken) => {
-      const query = {
-        filter: options.filter,
-        order_by: options.orderBy,
-        max_results: options.pageSize,
-        page_token: pageToken,
-      };
+      const query = searchRequestFields(options, pageToken);
       const data = await expectData(this.raw.GET("/2.0/preview/tracker/model-versions/search", { params: { query } }));
       return { items: data.model_versions, nextPageToken: data.next_page_token };
     });

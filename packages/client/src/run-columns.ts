@@ -4,7 +4,7 @@ import type { Run } from "./entities.js";
 import type { components } from "./generated/ext.js";
 import { Paginated } from "./pagination.js";
 import { expectData } from "./response.js";
-import type { SearchRunsOptions } from "./tracking.js";
+import { runSearchBody, type SearchRunsOptions } from "./tracking.js";
 import { fromWireRun } from "./wire.js";
 
 export type RunKeys = components["schemas"]["RunKeys"];
@@ -20,15 +20,9 @@ export interface SearchRunsColumnsOptions extends SearchRunsOptions {
 export class RunColumnsClient extends ClientCore {
   /** runs/search returning only the chosen metric, param and tag keys of each run, over all pages. */
   searchRunsColumns(experimentIds: string | readonly string[], options: SearchRunsColumnsOptions = {}): Paginated<Run> {
-    const ids = typeof experimentIds === "string" ? [experimentIds] : [...experimentIds];
     return new Paginated(async (pageToken) => {
       const body = {
-        experiment_ids: ids,
-        filter: options.filter,
-        order_by: options.orderBy,
-        run_view_type: options.viewType,
-        max_results: options.pageSize ?? 1000,
-        page_token: pageToken,
+        ...runSearchBody(experimentIds, options, pageToken),
         metric_keys: options.metricKeys ? [...options.metricKeys] : undefined,
         param_keys: options.paramKeys ? [...options.paramKeys] : undefined,
         tag_keys: options.tagKeys ? [...options.tagKeys] : undefined,

@@ -15,6 +15,7 @@ import type {
 } from "./entities.js";
 import { isTrackerError } from "./errors.js";
 import { Paginated } from "./pagination.js";
+import { searchRequestFields } from "./search-request.js";
 import { ClientCore } from "./client-core.js";
 import { expectData, expectOk } from "./response.js";
 import { fromWireMetric, fromWireRun, toKeyValues, toWireDouble, toWireMetric } from "./wire.js";
@@ -72,6 +73,19 @@ export interface LogMetricOptions {
 
 const DEFAULT_SEARCH_PAGE_SIZE = 1000;
 
+/** The body of one page of runs/search (and of tracker's runs/search-columns, which adds to it). */
+export function runSearchBody(
+  experimentIds: string | readonly string[],
+  options: SearchRunsOptions,
+  pageToken: string | undefined,
+): { experiment_ids: string[]; run_view_type?: ViewType } & ReturnType<typeof searchRequestFields> {
+  return {
+    experiment_ids: typeof experimentIds === "string" ? [experimentIds] : [...experimentIds],
+    run_view_type: options.viewType,
+    ...searchRequestFields(options, pageToken, DEFAULT_SEARCH_PAGE_SIZE),
+  };
+}
+
 /** Tracking operations of revision C, named and shaped after MLflow's MlflowClient. */
 export class TrackingClient extends ClientCore {
   // ----- experiments -----
@@ -107,11 +121,8 @@ export class TrackingClient extends ClientCore {
   searchExperiments(options: SearchExperimentsOptions = {}): Paginated<Experiment> {
     return new Paginated(async (pageToken) => {
       const body = {
-        filter: options.filter,
-        order_by: options.orderBy,
+        ...searchRequestFields(options, pageToken, DEFAULT_SEARCH_PAGE_SIZE),
         view_type: options.viewType,
-        max_results: options.pageSize ?? DEFAULT_SEARCH_PAGE_SIZE,
-        page_token: pageToken,
       };
       const data = await expectData(this.raw.POST("/2.0/tracker/experiments/search", { body }));
       return { items: data.experiments, nextPageToken: data.next_page_token };
@@ -182,16 +193,8 @@ export class TrackingClient extends ClientCore {
 
   /** Runs of the given experiments matching the options, over all pages. */
   searchRuns(experimentIds: string | readonly string[], options: SearchRunsOptions = {}): Paginated<Run> {
-    const ids = typeof experimentIds === "string" ? [experimentIds] : [...experimentIds];
     return new Paginated(async (pageToken) => {
-      const body = {
-        experiment_ids: ids,
-        filter: options.filter,
-        order_by: options.orderBy,
-        run_view_type: options.viewType,
-        max_results: options.pageSize ?? DEFAULT_SEARCH_PAGE_SIZE,
-        page_token: pageToken,
-      };
+      const body = runSearchBody(experimentIds, options, pageToken);
       const data = await expectData(this.raw.POST("/2.0/tracker/runs/search", { body }));
       return { items: data.runs.map(fromWireRun), nextPageToken: data.next_page_token };
     });

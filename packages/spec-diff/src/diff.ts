@@ -754,15 +754,23 @@ function resolveIn(root: JsonValue, ref: string): JsonValue | undefined {
   return deref(root, { $ref: ref });
 }
 
+/** The schema `node` is, or the one its `$ref` points to; undefined when that is not an object. */
+function schemaAt(node: JsonValue | undefined, root: JsonValue): JsonObject | undefined {
+  const schema = isObject(node) && typeof node.$ref === "string" ? resolveIn(root, node.$ref) : node;
+  return isObject(schema) ? schema : undefined;
+}
+
+/** The alternatives of a schema: its anyOf, else its oneOf. */
+function alternativesOf(schema: JsonObject): JsonValue[] | undefined {
+  if (Array.isArray(schema.anyOf)) return schema.anyOf;
+  return Array.isArray(schema.oneOf) ? schema.oneOf : undefined;
+}
+
 /** `integer (int64)`, `string`, `integer (int64) | string`, `array of string`. */
 export function describeType(node: JsonValue | undefined, root: JsonValue): string {
-  const schema = isObject(node) && typeof node.$ref === "string" ? resolveIn(root, node.$ref) : node;
-  if (!isObject(schema)) return "none";
-  const alternatives = Array.isArray(schema.anyOf)
-    ? schema.anyOf
-    : Array.isArray(schema.oneOf)
-      ? schema.oneOf
-      : undefined;
+  const schema = schemaAt(node, root);
+  if (!schema) return "none";
+  const alternatives = alternativesOf(schema);
   if (alternatives) return alternatives.map((alt) => describeType(alt, root)).join(" | ");
   let type = Array.isArray(schema.type)
     ? schema.type.map(String).join(" or ")
@@ -775,13 +783,9 @@ export function describeType(node: JsonValue | undefined, root: JsonValue): stri
 }
 
 function baseTypes(node: JsonValue | undefined, root: JsonValue): string {
-  const schema = isObject(node) && typeof node.$ref === "string" ? resolveIn(root, node.$ref) : node;
-  if (!isObject(schema)) return "";
-  const alternatives = Array.isArray(schema.anyOf)
-    ? schema.anyOf
-    : Array.isArray(schema.oneOf)
-      ? schema.oneOf
-      : undefined;
+  const schema = schemaAt(node, root);
+  if (!schema) return "";
+  const alternatives = alternativesOf(schema);
   const types = new Set<string>();
   if (alternatives)
     for (const alt of alternatives)

@@ -4,7 +4,6 @@
  * cycle (pnpm warns about it, turbo refuses it). Packages that use @tracker/testing depend on
  * @tracker/server themselves, which also makes turbo build the server before their tests.
  */
-import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 export {
@@ -21,11 +20,4 @@ export {
 } from "../../../apps/server/src/index.js";
 
 /** apps/server, the server package's folder. */
-export const SERVER_DIR = path.resolve(
-  path.dirname(fileURLToPath(import.meta.url)),
-  "..",
-  "..",
-  "..",
-  "apps",
-  "server",
-);
+export const SERVER_DIR = fileURLToPath(new URL("../../../apps/server", import.meta.url));

@@ -38,6 +38,27 @@ export function summarize(result: LoadResult): Summary {
   };
 }
 
+/** What one load run counts while it runs: the successes' latencies, the errors and a sample error. */
+class LoadTally {
+  readonly started = performance.now();
+  readonly latencies: number[] = [];
+  errors = 0;
+  firstError: string | undefined;
+
+  /** One more error; its message is kept when it is the first. */
+  fail(message: string): void {
+    this.errors += 1;
+    this.firstError ??= message;
+  }
+
+  /** The result, timed from the tally's start to now. */
+  result(): LoadResult {
+    const elapsed = (performance.now() - this.started) / 1000;
+    const { latencies, errors, firstError } = this;
+    return { requests: latencies.length, errors, seconds: elapsed, latencies, firstError };
+  }
+}
+
 export interface HttpRequest {
   method: "GET" | "POST";
   path: string;
@@ -52,10 +73,7 @@ export async function httpLoad(
   next: (n: number) => HttpRequest,
 ): Promise<LoadResult> {
   let n = 0;
-  const latencies: number[] = [];
-  let errors = 0;
-  let firstError: string | undefined;
-  const started = performance.now();
+  const tally = new LoadTally();
   let finished!: (err: Error | null) => void;
   const done = new Promise<void>((resolve, reject) => (finished = (err) => (err ? reject(err) : resolve())));
   const options: autocannon.Options = {
@@ -76,23 +94,19 @@ export async function httpLoad(
           };
         },
         onResponse: (status: number, body: string) => {
-          if (status >= 300 && firstError === undefined) firstError = `HTTP ${status}: ${body.slice(0, 300)}`;
+          if (status >= 300) tally.firstError ??= `HTTP ${status}: ${body.slice(0, 300)}`;
         },
       },
     ],
   };
   const instance = autocannon(options, (err) => finished(err));
   instance.on("response", (_client: unknown, statusCode: number, _bytes: number, responseTime: number) => {
-    if (statusCode >= 200 && statusCode < 300) latencies.push(responseTime);
-    else errors += 1;
+    if (statusCode >= 200 && statusCode < 300) tally.latencies.push(responseTime);
+    else tally.errors += 1;
   });
-  instance.on("reqError", (err: Error) => {
-    errors += 1;
-    firstError ??= err.message;
-  });
+  instance.on("reqError", (err: Error) => tally.fail(err.message));
   await done;
-  const elapsed = (performance.now() - started) / 1000;
-  return { requests: latencies.length, errors, seconds: elapsed, latencies, firstError };
+  return tally.result();
 }
 
 /** Replays one captured request: its connections in parallel, each one's statements in order. */
@@ -131,11 +145,8 @@ export async function rawLoad(
   stringify = false,
 ): Promise<LoadResult> {
   let n = 0;
-  const latencies: number[] = [];
-  let errors = 0;
-  let firstError: string | undefined;
-  const started = performance.now();
-  const deadline = started + seconds * 1000;
+  const tally = new LoadTally();
+  const deadline = tally.started + seconds * 1000;
   await Promise.all(
     Array.from({ length: connections }, async () => {
       while (performance.now() < deadline) {
@@ -143,14 +154,12 @@ export async function rawLoad(
         const t0 = performance.now();
         try {
           await replay(pool, r, stringify);
-          latencies.push(performance.now() - t0);
+          tally.latencies.push(performance.now() - t0);
         } catch (err) {
-          errors += 1;
-          firstError ??= (err as Error).message;
+          tally.fail((err as Error).message);
         }
       }
     }),
   );
-  const elapsed = (performance.now() - started) / 1000;
-  return { requests: latencies.length, errors, seconds: elapsed, latencies, firstError };
+  return tally.result();
 }

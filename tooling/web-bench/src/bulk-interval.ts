@@ -14,21 +14,13 @@ import path from "node:path";
 import { TrackerClient } from "@tracker-ml/client";
 import { loadConfig, startServer } from "@tracker/server";
 import { bulkIntervalCommand, parseWebBenchArgs } from "./options.js";
+import { createCurveRuns, logLossCurves, pool } from "./seed.js";
 import { median, percentile } from "./stats.js";
 
 const { quick } = parseWebBenchArgs(process.argv.slice(2), bulkIntervalCommand());
 const SIZES = quick
   ? { runs: 3, points: 10_000, batches: 10, metrics: 200 }
   : { runs: 10, points: 100_000, batches: 40, metrics: 1000 };
-
-async function pool<T>(items: readonly T[], limit: number, task: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: limit }, async () => {
-      while (next < items.length) await task(items[next++]!);
-    }),
-  );
-}
 
 async function timed(times: number, task: (i: number) => Promise<unknown>): Promise<number[]> {
   const out: number[] = [];
@@ -57,24 +49,9 @@ async function main() {
   try {
     console.log(`load average at start: ${load()}; ${os.cpus().length} vCPU`);
     const experimentId = await client.createExperiment("bulk-interval");
-    const ids: string[] = [];
-    for (let r = 0; r < SIZES.runs; r++)
-      ids.push((await client.createRun(experimentId, { runName: `curve-${r}` })).info.run_id);
-    const batches: Array<{ id: string; from: number }> = [];
-    for (const id of ids) for (let from = 0; from < SIZES.points; from += 1000) batches.push({ id, from });
+    const ids = await createCurveRuns(client, experimentId, SIZES.runs);
     const seedStart = performance.now();
-    await pool(batches, 4, async ({ id, from }) => {
-      const metrics = Array.from({ length: Math.min(1000, SIZES.points - from) }, (_, i) => {
-        const step = from + i;
-        return {
-          key: "loss",
-          value: Math.exp(-step / 20_000) + 0.05 * Math.sin(step / 37) + (step % 9973 === 0 ? 2 : 0),
-          step,
-          timestamp: 1_700_000_000_000 + step,
-        };
-      });
-      await client.logBatch(id, { metrics });
-    });
+    await logLossCurves(client, ids, SIZES.points);
     console.log(
       `seeded ${SIZES.runs} x ${SIZES.points} points in ${((performance.now() - seedStart) / 1000).toFixed(1)} s (log-batch of 1000, 4 at once)`,
     );

@@ -14,6 +14,7 @@ import { TrackerClient } from "@tracker-ml/client";
 import { loadConfig, startServer } from "@tracker/server";
 import { chromium, type Page } from "playwright-core";
 import { parseWebBenchArgs } from "./options.js";
+import { createCurveRuns, logLossCurves, pool } from "./seed.js";
 import { initialJs, median, percentile, replaceSection } from "./stats.js";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -23,16 +24,6 @@ const { quick, write } = parseWebBenchArgs(process.argv.slice(2));
 const SIZES = quick
   ? { runs: 100, manyRuns: 1000, chartRuns: 3, points: 10_000 }
   : { runs: 1000, manyRuns: 10_000, chartRuns: 10, points: 100_000 };
-
-/** Runs `task` over `items` with at most `limit` at once. */
-async function pool<T>(items: readonly T[], limit: number, task: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: limit }, async () => {
-      while (next < items.length) await task(items[next++]!);
-    }),
-  );
-}
 
 async function seedRuns(client: TrackerClient, name: string, count: number, withMetrics: boolean): Promise<string> {
   const experimentId = await client.createExperiment(name);
@@ -60,23 +51,8 @@ async function seedRuns(client: TrackerClient, name: string, count: number, with
 
 async function seedChart(client: TrackerClient): Promise<string[]> {
   const experimentId = await client.createExperiment("chart");
-  const ids: string[] = [];
-  for (let r = 0; r < SIZES.chartRuns; r++)
-    ids.push((await client.createRun(experimentId, { runName: `curve-${r}` })).info.run_id);
-  const batches: Array<{ id: string; from: number }> = [];
-  for (const id of ids) for (let from = 0; from < SIZES.points; from += 1000) batches.push({ id, from });
-  await pool(batches, 4, async ({ id, from }) => {
-    const metrics = Array.from({ length: Math.min(1000, SIZES.points - from) }, (_, i) => {
-      const step = from + i;
-      return {
-        key: "loss",
-        value: Math.exp(-step / 20_000) + 0.05 * Math.sin(step / 37) + (step % 9973 === 0 ? 2 : 0),
-        step,
-        timestamp: 1_700_000_000_000 + step,
-      };
-    });
-    await client.logBatch(id, { metrics });
-  });
+  const ids = await createCurveRuns(client, experimentId, SIZES.chartRuns);
+  await logLossCurves(client, ids, SIZES.points);
   return ids;
 }
 

@@ -7,13 +7,7 @@ import { connectDatabase, migrateLatest } from "./connect.js";
  * Initialising a new PGlite data dir takes seconds. The build creates a migrated template once
  * (dist/pglite-template); a first start copies it (well under a second) instead.
  */
-export const DEFAULT_TEMPLATE_DIR = path.resolve(
-  path.dirname(fileURLToPath(import.meta.url)),
-  "..",
-  "..",
-  "dist",
-  "pglite-template",
-);
+export const DEFAULT_TEMPLATE_DIR = fileURLToPath(new URL("../../dist/pglite-template", import.meta.url));
 
 const isInitialised = (dir: string) => fs.existsSync(path.join(dir, "PG_VERSION"));
 

@@ -21,17 +21,17 @@ import { invalidParameter } from "../errors.js";
 import type { ViewType } from "../domain/records.js";
 import type { ExperimentAttribute, FilterAst, FilterField, OrderTerm } from "./ast.js";
 import { parseExperimentOrderBy } from "./filter-parser.js";
-import {
-  keysetCondition,
-  orderByList,
-  sortKeySelections,
-  sortKeysOf,
-  type SortColumn,
-  type SqlFragment,
-} from "./keyset.js";
-import { decodePageToken, encodePageToken, queryFingerprint } from "./page-token.js";
+import { type SortColumn, type SqlFragment, withKeysetPage } from "./keyset.js";
+import { decodePageToken, keysetPage, queryFingerprint } from "./page-token.js";
 import { checkMaxResults, checkViewType, lifecycleStageOf } from "./search-options.js";
-import { bigintComparison, combine, inList, stringComparison, textBinding } from "./sql-fragments.js";
+import {
+  bigintComparison,
+  compileFilterWith,
+  type FilterComparison,
+  inList,
+  stringComparison,
+  textBinding,
+} from "./sql-fragments.js";
 
 /** The largest max_results experiments/search accepts (MLflow's limit). */
 export const MAX_EXPERIMENT_SEARCH_RESULTS = 50_000;
@@ -76,14 +76,11 @@ function tagExists(field: FilterField, inner: SqlFragment): SqlFragment {
 
 /** Compiles an experiment filter AST to a boolean SQL expression over the table `experiments`. */
 export function compileExperimentFilter(ast: FilterAst): SqlFragment {
+  return compileFilterWith(ast, compileExperimentComparison);
+}
+
+function compileExperimentComparison(ast: FilterComparison): SqlFragment {
   switch (ast.type) {
-    case "and":
-    case "or":
-      return combine(ast.operands.map(compileExperimentFilter), ast.type === "and" ? "AND" : "OR");
-    case "not": {
-      const inner = compileExperimentFilter(ast.operand);
-      return { sql: `NOT (${inner.sql})`, bindings: inner.bindings };
-    }
     case "numeric": {
       const column = experimentColumn(ast.field);
       if (column.type !== "bigint" || ast.field.key === "experiment_id")
@@ -155,19 +152,12 @@ export async function searchExperiments(knex: Knex, options: ExperimentSearchOpt
   const cursor = options.pageToken ? decodePageToken(options.pageToken, fingerprint, columns) : undefined;
 
   const query = knex.queryBuilder().from("experiments").select("experiments.experiment_id");
-  query.select(knex.raw(sortKeySelections(columns).join(", ")));
   const stage = lifecycleStageOf(options.viewType);
   if (stage) query.where("experiments.lifecycle_stage", stage);
   if (filter) query.whereRaw(filter.sql, filter.bindings);
-  if (cursor) {
-    const after = keysetCondition(columns, cursor);
-    query.whereRaw(after.sql, after.bindings);
-  }
-  query.orderByRaw(orderByList(columns)).limit(options.maxResults + 1);
+  withKeysetPage(knex, query, { selected: columns, cursor, limit: options.maxResults + 1 });
 
   const rows = (await query) as Array<Record<string, unknown>>;
-  const page = rows.slice(0, options.maxResults);
-  const experimentIds = page.map((row) => Number(row.experiment_id));
-  if (rows.length <= options.maxResults) return { experimentIds };
-  return { experimentIds, nextPageToken: encodePageToken(fingerprint, sortKeysOf(page[page.length - 1], columns)) };
+  const { page, ...next } = keysetPage(rows, options.maxResults, fingerprint, columns);
+  return { experimentIds: page.map((row) => Number(row.experiment_id)), ...next };
 }

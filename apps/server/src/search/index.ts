@@ -9,17 +9,7 @@
  *   searchExperiments(knex, options)-> { experimentIds, nextPageToken? }
  *   searchRegisteredModelRows / searchModelVersionRows(knex, options) -> { rows, nextPageToken? }
  */
-export type {
-  ExperimentAttribute,
-  FilterAst,
-  FilterField,
-  LoggedModelAttribute,
-  NumericOperator,
-  OrderTerm,
-  RegistryAttribute,
-  RunAttribute,
-  StringOperator,
-} from "./ast.js";
+export type * from "./ast.js";
 export { describeToken, tokenize, type Fail, type Token, type TokenKind } from "./filter-lexer.js";
 export {
   EXPERIMENT_ATTRIBUTES,

@@ -16,6 +16,7 @@
  *
  * The page token that carries the values is page-token.ts's keyset token.
  */
+import type { Knex } from "knex";
 
 /** The SQL type of a sort column; decides how a token value is validated and cast back. */
 export type SortType = "bigint" | "integer" | "double precision" | "text" | "bpchar";
@@ -77,4 +78,26 @@ export function keysetCondition(columns: readonly SortColumn[], values: readonly
   bindings.push(values[0]);
   const rest = build(0);
   return { sql: `${lead} AND ${rest}`, bindings };
+}
+
+/** The keyset part of one page's query. */
+export interface KeysetPart {
+  /** The sort columns, selected as k0..kn (for the page token). */
+  selected: readonly SortColumn[];
+  /** The ORDER BY, to which the cursor's values belong; `selected` when omitted. */
+  ordered?: readonly SortColumn[];
+  /** The last row's sort values of the previous page, if any. */
+  cursor: readonly string[] | undefined;
+  limit: number;
+}
+
+/** Adds the sort keys k0..kn, the rows after the cursor, the ORDER BY and the limit to `query`. */
+export function withKeysetPage(knex: Knex, query: Knex.QueryBuilder, part: KeysetPart): Knex.QueryBuilder {
+  const ordered = part.ordered ?? part.selected;
+  query.select(knex.raw(sortKeySelections(part.selected).join(", ")));
+  if (part.cursor) {
+    const after = keysetCondition(ordered, part.cursor);
+    query.whereRaw(after.sql, after.bindings);
+  }
+  return query.orderByRaw(orderByList(ordered)).limit(part.limit);
 }

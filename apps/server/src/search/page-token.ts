@@ -14,7 +14,7 @@
  */
 import { createHash } from "node:crypto";
 import { invalidParameter } from "../errors.js";
-import type { SortColumn, SortType } from "./keyset.js";
+import { sortKeysOf, type SortColumn, type SortType } from "./keyset.js";
 
 const MAX_TOKEN_LENGTH = 200_000;
 const MAX_VALUE_LENGTH = 60_000;
@@ -92,6 +92,22 @@ export function queryFingerprint(scope: string, query: unknown): string {
 /** A keyset token: the query's fingerprint, the order's signature (if any) and the last row's sort values. */
 export function encodePageToken(fingerprint: string, values: readonly string[], order?: string): string {
   return encodeToken({ v: TOKEN_VERSION, q: fingerprint, o: order, k: values });
+}
+
+/**
+ * One page of `rows` (read with a limit of `maxResults` + 1) and, when more rows follow, the token
+ * of the next page: the last row's sort keys (`columns`), bound to the query and the order.
+ */
+export function keysetPage<Row extends Record<string, unknown>>(
+  rows: readonly Row[],
+  maxResults: number,
+  fingerprint: string,
+  columns: readonly SortColumn[],
+  order?: string,
+): { page: Row[]; nextPageToken?: string } {
+  const page = rows.slice(0, maxResults);
+  if (rows.length <= maxResults) return { page };
+  return { page, nextPageToken: encodePageToken(fingerprint, sortKeysOf(page[page.length - 1], columns), order) };
 }
 
 const BIGINT_TEXT = /^-?\d{1,19}$/;

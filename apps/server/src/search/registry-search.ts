@@ -14,18 +14,13 @@ import type { Knex } from "knex";
 import { invalidParameter } from "../errors.js";
 import type { ModelVersionRow, RegisteredModelRow } from "../store/registry/rows.js";
 import type { FilterAst, RegistryAttribute } from "./ast.js";
-import {
-  keysetCondition,
-  orderByList,
-  sortKeySelections,
-  sortKeysOf,
-  type SortColumn,
-  type SortType,
-  type SqlFragment,
-} from "./keyset.js";
+import { type SortColumn, type SortType, type SqlFragment, withKeysetPage } from "./keyset.js";
 import { orderSignature, parseOrderBy, withTieBreaks, type SortKey } from "./order-by.js";
-import { decodePageToken, encodePageToken, queryFingerprint } from "./page-token.js";
-import { combine, stringComparison } from "./sql-fragments.js";
+import { decodePageToken, keysetPage, queryFingerprint } from "./page-token.js";
+import { compileFilterWith, type FilterComparison, stringComparison } from "./sql-fragments.js";
+
+/** The SQL column of each registry filter field. */
+type RegistryFilterColumns = Readonly<Partial<Record<RegistryAttribute, string>>>;
 
 /** What one registry search may order by and filter on, and the SQL of each. */
 interface RegistrySearchSpec<Column extends string> {
@@ -37,7 +32,7 @@ interface RegistrySearchSpec<Column extends string> {
   /** Appended to the user's order (when the user did not name their column), so that every order is total. */
   tieBreaks: readonly SortKey<Column>[];
   /** The SQL column of each filter field. */
-  filterColumns: Readonly<Partial<Record<RegistryAttribute, string>>>;
+  filterColumns: RegistryFilterColumns;
 }
 
 export type ModelSortColumn = "name" | "last_updated_timestamp";
@@ -107,23 +102,15 @@ async function searchRegistry<Row, Column extends string>(
   const signature = orderSignature(order);
   const cursor = options.pageToken ? decodePageToken(options.pageToken, fingerprint, columns, signature) : undefined;
 
-  const query = knex(spec.table).select(`${spec.table}.*`, knex.raw(sortKeySelections(columns).join(", ")));
+  const query = knex(spec.table).select(`${spec.table}.*`);
   if (options.filter) {
     const where = compileRegistryFilter(options.filter, spec.filterColumns);
     query.whereRaw(where.sql, where.bindings);
   }
-  if (cursor) {
-    const after = keysetCondition(columns, cursor);
-    query.whereRaw(after.sql, after.bindings);
-  }
-  query.orderByRaw(orderByList(columns)).limit(options.maxResults + 1);
+  withKeysetPage(knex, query, { selected: columns, cursor, limit: options.maxResults + 1 });
   const rows = (await query) as Array<Row & Record<string, unknown>>;
-  const page = rows.slice(0, options.maxResults);
-  if (rows.length <= options.maxResults) return { rows: page };
-  return {
-    rows: page,
-    nextPageToken: encodePageToken(fingerprint, sortKeysOf(page[page.length - 1], columns), signature),
-  };
+  const { page, ...next } = keysetPage(rows, options.maxResults, fingerprint, columns, signature);
+  return { rows: page, ...next };
 }
 
 /** One page of registered_models rows (with extra sort-key columns k0..kn, which the records ignore). */
@@ -143,21 +130,12 @@ export function searchModelVersionRows(
 }
 
 /** Compiles a registry filter AST to a boolean SQL expression over the fields' columns. */
-export function compileRegistryFilter(
-  ast: FilterAst,
-  columns: Readonly<Partial<Record<RegistryAttribute, string>>>,
-): SqlFragment {
+export function compileRegistryFilter(ast: FilterAst, columns: RegistryFilterColumns): SqlFragment {
+  return compileFilterWith(ast, (comparison) => compileRegistryComparison(comparison, columns));
+}
+
+function compileRegistryComparison(ast: FilterComparison, columns: RegistryFilterColumns): SqlFragment {
   switch (ast.type) {
-    case "and":
-    case "or":
-      return combine(
-        ast.operands.map((operand) => compileRegistryFilter(operand, columns)),
-        ast.type === "and" ? "AND" : "OR",
-      );
-    case "not": {
-      const inner = compileRegistryFilter(ast.operand, columns);
-      return { sql: `NOT (${inner.sql})`, bindings: inner.bindings };
-    }
     case "string": {
       const key = ast.field.key as RegistryAttribute;
       const column = ast.field.entity === "attribute" && Object.hasOwn(columns, key) ? columns[key] : undefined;

@@ -29,21 +29,15 @@ import type { ViewType } from "../domain/records.js";
 import type { FilterAst, FilterField, OrderTerm, RunAttribute } from "./ast.js";
 import { parseRunOrderBy } from "./filter-parser.js";
 import { renameFilterTags, renameOrderTags, type TagKeyRename } from "./tag-keys.js";
-import {
-  keysetCondition,
-  orderByList,
-  sortKeySelections,
-  sortKeysOf,
-  type SortColumn,
-  type SqlFragment,
-} from "./keyset.js";
-import { decodePageToken, encodePageToken, queryFingerprint } from "./page-token.js";
+import { type SortColumn, type SqlFragment, withKeysetPage } from "./keyset.js";
+import { decodePageToken, keysetPage, queryFingerprint } from "./page-token.js";
 import { DATASET_CONTEXT_TAG } from "../domain/system-tags.js";
 import { checkMaxResults, checkViewType, lifecycleStageOf } from "./search-options.js";
 import {
   bigintComparison,
-  combine,
+  compileFilterWith,
   doubleComparison,
+  type FilterComparison,
   inList,
   NAN,
   stringComparison,
@@ -138,14 +132,11 @@ const guardNullable = (column: RunColumn, fragment: SqlFragment): SqlFragment =>
 
 /** Compiles a run filter AST to a boolean SQL expression over the table `runs`. */
 export function compileRunFilter(ast: FilterAst): SqlFragment {
+  return compileFilterWith(ast, compileRunComparison);
+}
+
+function compileRunComparison(ast: FilterComparison): SqlFragment {
   switch (ast.type) {
-    case "and":
-    case "or":
-      return combine(ast.operands.map(compileRunFilter), ast.type === "and" ? "AND" : "OR");
-    case "not": {
-      const inner = compileRunFilter(ast.operand);
-      return { sql: `NOT (${inner.sql})`, bindings: inner.bindings };
-    }
     case "numeric": {
       if (ast.field.entity === "metric")
         return keyedExists(ast.field, (v) => doubleComparison(v, ast.operator, ast.value));
@@ -260,11 +251,9 @@ export async function searchRuns(knex: Knex, options: RunSearchOptions): Promise
   const rows =
     terms.length > 0 && terms[0].field.entity !== "attribute" && terms[0].field.entity !== "dataset"
       ? await bucketedPage(base, terms[0].field.entity, cursor, limit)
-      : await pageQuery(base, { joins, orderColumns: columns, cursorColumns: columns, cursor, limit });
-  const page = rows.slice(0, options.maxResults);
-  const runIds = page.map((row) => String(row.run_uuid));
-  if (rows.length <= options.maxResults) return { runIds };
-  return { runIds, nextPageToken: encodePageToken(fingerprint, sortKeysOf(page[page.length - 1], columns)) };
+      : await pageQuery(base, { joins, orderColumns: columns, cursor, limit });
+  const { page, ...next } = keysetPage(rows, options.maxResults, fingerprint, columns);
+  return { runIds: page.map((row) => String(row.run_uuid)), ...next };
 }
 
 interface PageQuery {
@@ -281,9 +270,8 @@ interface PagePart {
   joins: SqlFragment[];
   /** Extra condition of this part (the missing-value bucket's `o0.run_uuid IS NULL`). */
   where?: string;
-  /** The ORDER BY of this part, and the columns and cursor values the keyset condition uses. */
+  /** The ORDER BY of this part, whose columns the keyset condition also uses, and the cursor values. */
   orderColumns: SortColumn[];
-  cursorColumns: SortColumn[];
   cursor: string[] | undefined;
   limit: number;
 }
@@ -293,16 +281,16 @@ async function pageQuery(base: PageQuery, part: PagePart): Promise<Array<Record<
   const { knex } = base;
   const query = knex.queryBuilder().from("runs").select("runs.run_uuid");
   for (const join of part.joins) query.joinRaw(join.sql, join.bindings);
-  query.select(knex.raw(sortKeySelections(base.columns).join(", ")));
   query.whereIn("runs.experiment_id", base.experimentIds);
   if (base.stage) query.where("runs.lifecycle_stage", base.stage);
   if (base.filter) query.whereRaw(base.filter.sql, base.filter.bindings);
   if (part.where) query.whereRaw(part.where);
-  if (part.cursor) {
-    const after = keysetCondition(part.cursorColumns, part.cursor);
-    query.whereRaw(after.sql, after.bindings);
-  }
-  query.orderByRaw(orderByList(part.orderColumns)).limit(part.limit);
+  withKeysetPage(knex, query, {
+    selected: base.columns,
+    ordered: part.orderColumns,
+    cursor: part.cursor,
+    limit: part.limit,
+  });
   return (await query) as Array<Record<string, unknown>>;
 }
 
@@ -350,7 +338,6 @@ async function bucketedPage(
       joins: [bucket.join, ...otherJoins],
       where: bucket.where,
       orderColumns: bucket.columns,
-      cursorColumns: bucket.columns,
       cursor: cursor && bucket.rank === cursorRank ? cursor.slice(bucket.cursorFrom) : undefined,
       limit: limit - rows.length,
     });

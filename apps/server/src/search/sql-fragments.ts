@@ -3,7 +3,7 @@
  * SQL text is ever concatenated; every user-supplied key or value is a `?` binding.
  */
 import { invalidParameter } from "../errors.js";
-import type { NumericOperator, StringOperator } from "./ast.js";
+import type { FilterAst, NumericOperator, StringOperator } from "./ast.js";
 import type { SqlFragment } from "./keyset.js";
 
 export const NUMERIC_SQL: Record<NumericOperator, string> = {
@@ -106,4 +106,31 @@ export function combine(fragments: readonly SqlFragment[], connective: "AND" | "
     sql: `(${fragments.map((f) => f.sql).join(` ${connective} `)})`,
     bindings: fragments.flatMap((f) => f.bindings),
   };
+}
+
+/** A leaf of a filter: one comparison (numeric, string or IN). */
+export type FilterComparison = Exclude<FilterAst, { type: "and" | "or" | "not" }>;
+
+/**
+ * Compiles a filter AST: AND / OR / NOT here (NOT as `NOT (...)`), each comparison with
+ * `compileComparison` (the per-table part of the run, experiment and registry compilers).
+ */
+export function compileFilterWith(
+  ast: FilterAst,
+  compileComparison: (comparison: FilterComparison) => SqlFragment,
+): SqlFragment {
+  switch (ast.type) {
+    case "and":
+    case "or":
+      return combine(
+        ast.operands.map((operand) => compileFilterWith(operand, compileComparison)),
+        ast.type === "and" ? "AND" : "OR",
+      );
+    case "not": {
+      const inner = compileFilterWith(ast.operand, compileComparison);
+      return { sql: `NOT (${inner.sql})`, bindings: inner.bindings };
+    }
+    default:
+      return compileComparison(ast);
+  }
 }

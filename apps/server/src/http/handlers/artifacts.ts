@@ -1,7 +1,7 @@
 import type { Request } from "express";
 import * as artifacts from "../../core/artifacts.js";
 import { invalidParameter, TrackerError } from "../../core/errors.js";
-import { handlerTable } from "../operation-handler.js";
+import { type CommonContext, handlerTable } from "../operation-handler.js";
 import { requireField } from "../../core/values.js";
 import { runId } from "../input.js";
 import { sendArtifact } from "../artifact-download.js";
@@ -20,6 +20,21 @@ interface OpenApiInfo {
 function artifactPath(req: Request): string {
   const raw = (req as Request & OpenApiInfo).openapi?.pathParams?.artifact_path ?? "";
   return raw;
+}
+
+/** Sends one file of a run's artifacts (revision A's get-artifact and the browser download). */
+async function sendRunArtifactFile({
+  input,
+  services,
+  req,
+  res,
+}: CommonContext & { input: { run_id?: string; run_uuid?: string; path?: string } }): Promise<undefined> {
+  await sendArtifact(
+    req,
+    res,
+    await artifacts.runArtifactFile(services, runId(input), requireField("path", input.path)),
+  );
+  return undefined;
 }
 
 /** A base64 header value as bytes of the given length, or 400. */
@@ -62,23 +77,9 @@ export const artifactHandlers = handlerTable({
       : { root_uri: rootUri, files };
   },
 
-  async getArtifact({ input, services, req, res }) {
-    await sendArtifact(
-      req,
-      res,
-      await artifacts.runArtifactFile(services, runId(input), requireField("path", input.path)),
-    );
-    return undefined;
-  },
+  getArtifact: sendRunArtifactFile,
 
-  async getRunArtifactFile({ input, services, req, res }) {
-    await sendArtifact(
-      req,
-      res,
-      await artifacts.runArtifactFile(services, runId(input), requireField("path", input.path)),
-    );
-    return undefined;
-  },
+  getRunArtifactFile: sendRunArtifactFile,
 
   async getModelVersionArtifactFile({ input, services, req, res }) {
     const file = await artifacts.modelVersionArtifactFile(
