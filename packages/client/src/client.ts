@@ -23,6 +23,7 @@ import { TrackingClient } from "./tracking.js";
  * const run = await client.createRun(experimentId, { runName: "baseline" });
  * await client.logMetric(run.info.run_id, "auc", 0.91);
  */
+// biome-ignore lint/suspicious/noUnsafeDeclarationMerging: the loop after PARTS copies every part's methods onto the class, as the interface below declares.
 export class TrackerClient extends TrackingClient {
   /** A batcher that buffers metrics, params and tags for one run and sends them with log-batch. */
   batcher(runId: string, options?: RunBatcherOptions): RunBatcher {
@@ -55,7 +56,6 @@ type Intersection<Union> = (Union extends unknown ? (member: Union) => void : ne
 /** Every part's methods, which the loop below copies onto TrackerClient. */
 type ClientParts = Intersection<InstanceType<(typeof PARTS)[number]>>;
 
-// biome-ignore lint/suspicious/noUnsafeDeclarationMerging: the loop below copies every part's methods onto the class (the merging the part list declared before, now read from PARTS).
 export interface TrackerClient extends ClientParts {}
 for (const part of PARTS) {
   for (const name of Object.getOwnPropertyNames(part.prototype)) {
