@@ -1,8 +1,9 @@
 // Debian's Chromium driven by playwright-core (the registry's browser builds cannot be downloaded here).
 import fs from "node:fs";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from "@tracker/testing/chromium";
 
-export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+export const CHROMIUM = CHROMIUM_PATH;
 
 /** Launches headless Chromium with flags that keep it off the network (closed here) and the GPU. */
 export async function launchBrowser(): Promise<{ browser: Browser; close(): Promise<void> }> {
@@ -11,15 +12,7 @@ export async function launchBrowser(): Promise<{ browser: Browser; close(): Prom
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-    ],
+    args: [...CHROMIUM_ARGS],
   });
   return {
     browser,

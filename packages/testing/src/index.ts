@@ -48,3 +48,4 @@ export {
   answerOf,
   type Snapshot,
 } from "./checks.js";
+export { CHROMIUM_ARGS, CHROMIUM_PATH } from "./chromium.js";

@@ -5,6 +5,7 @@
  * figures and writes them into docs/benchmarks.md (its own marked section).
  * Options: --quick (small data, nothing written), --no-write, --help (options.ts).
  */
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from "@tracker/testing/chromium";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -155,16 +156,8 @@ async function main() {
   const server = await startServer(config);
   const client = new TrackerClient({ baseUrl: server.url });
   const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-    ],
+    executablePath: CHROMIUM_PATH,
+    args: [...CHROMIUM_ARGS],
   });
   try {
     const size = initialJs(webDir);

@@ -3,6 +3,7 @@
 import type { LoggedModel } from "@tracker-ml/client";
 import { Link } from "wouter";
 import { formatTime, formatValue } from "../../components/format";
+import { KeyValueTable } from "../../components/key-value-table";
 import { latestMetrics, statusLabel } from "./model-metrics";
 
 export function LoggedModelStatus({ status }: { status: string }) {
@@ -42,17 +43,7 @@ export function LoggedModelDetails({ model, heading }: { model: LoggedModel; hea
         <dt>Artifacts</dt>
         <dd className="pre">{info.artifact_uri}</dd>
       </dl>
-      <table className="kv" aria-label={`Parameters of ${info.name}`}>
-        <caption>Parameters ({params.length})</caption>
-        <tbody>
-          {params.map((p) => (
-            <tr key={p.key}>
-              <th scope="row">{p.key}</th>
-              <td className="pre">{p.value}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <KeyValueTable rows={params} caption={`Parameters (${params.length})`} label={`Parameters of ${info.name}`} />
       <table className="kv" aria-label={`Metrics of ${info.name}`}>
         <caption>Metrics ({metrics.length})</caption>
         <tbody>

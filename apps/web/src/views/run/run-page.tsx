@@ -15,6 +15,7 @@ import { RegisterModel } from "./register-model";
 import { RunLoggedModels } from "../logged-models/run-logged-models";
 import { useLiveRefresh } from "../runs/use-live-refresh";
 import { TableHead } from "../../components/table-head";
+import { KeyValueTable } from "../../components/key-value-table";
 
 /** Metric histories shown as sparklines: at most this many keys are fetched. */
 const SPARKLINE_KEYS = 30;
@@ -257,16 +258,7 @@ function RunView({
       {systemTags.length ? (
         <details>
           <summary>System tags ({systemTags.length})</summary>
-          <table className="kv">
-            <tbody>
-              {systemTags.map((t) => (
-                <tr key={t.key}>
-                  <th scope="row">{t.key}</th>
-                  <td className="pre">{t.value}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <KeyValueTable rows={systemTags} />
         </details>
       ) : null}
 
