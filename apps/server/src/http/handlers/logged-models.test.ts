@@ -86,6 +86,13 @@ describe.each(testDatabases())("logged models (MLflow 3) on %s", (kind) => {
     });
     expect(model.info.creation_timestamp_ms).toBe(model.info.last_updated_timestamp_ms);
     expect(model.data).toEqual({ params: [{ key: "alpha", value: "0.5" }] });
+    // 3. the run's output: the model, at step 0 (runs/outputs).
+    const outputs = await mlflow.post("runs/outputs", { run_id: runId, models: [{ model_id: id, step: 0 }] });
+    expect(outputs.status).toBe(200);
+    const withOutputs = await mlflow.get<{ run: { outputs?: { model_outputs?: unknown[] } } }>("runs/get", {
+      run_id: runId,
+    });
+    expect(withOutputs.body.run.outputs).toEqual({ model_outputs: [{ model_id: id, step: 0 }] });
     // 4. metric re-log with the model id: history, then log-batch.
     const history = await mlflow.get<{ metrics: Metric[] }>("metrics/get-history", {
       run_uuid: runId,
