@@ -189,6 +189,12 @@ export const scenario: ExtScenario = {
     });
     expect(badStatus.response.status).toBe(400);
     expect((await ext.DELETE(MODEL, notFound)).response.status).toBe(404);
+    const badDeleteBody = await recorded(`${url}${MODELS}/${id}`, {
+      method: "DELETE",
+      headers: { "content-type": "application/json" },
+      body: "{not json",
+    });
+    expect(badDeleteBody.status).toBe(400);
     expect((await ext.PATCH(TAGS, { ...notFound, body: { tags: [{ key: "k", value: "v" }] } })).response.status).toBe(
       404,
     );
