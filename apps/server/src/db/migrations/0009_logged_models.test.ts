@@ -1,18 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestServer, testDatabases, type TestServer } from "@tracker/testing";
+import { describe, expect, it } from "vitest";
+import { testDatabases, useTestServer } from "@tracker/testing";
 
-/** The rules of 0007 live in the database: they hold even for writes that bypass the core. */
+/** The rules of 0009 live in the database: they hold even for writes that bypass the core. */
 describe.each(testDatabases())("0009_logged_models on %s", (kind) => {
-  let server: TestServer;
-  beforeAll(async () => {
-    server = await startTestServer(kind);
-  });
-  afterAll(async () => {
-    await server?.dispose();
-  });
+  const suite = useTestServer(kind);
 
   it("keys a model's points, needs the model, and goes with it; metrics rows keep NULL linkage", async () => {
-    const db = server.database.knex;
+    const db = suite.server.database.knex;
     const model = {
       model_id: `m-${"a".repeat(32)}`,
       experiment_id: 0,

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { apiAt, call, startTestServer, testDatabases, type Api, type TestServer } from "@tracker/testing";
+import { beforeAll, describe, expect, it } from "vitest";
+import { apiAt, call, testDatabases, useTestServer, type Api } from "@tracker/testing";
 
 interface Metric {
   key: string;
@@ -28,19 +28,15 @@ interface LoggedModel {
 }
 
 describe.each(testDatabases())("logged models (MLflow 3) on %s", (kind) => {
-  let server: TestServer;
+  const suite = useTestServer(kind);
   let mlflow: Api;
   let tracker: Api;
   let experimentId: string;
   beforeAll(async () => {
-    server = await startTestServer(kind);
-    mlflow = apiAt(server.url, "2.0/mlflow");
-    tracker = apiAt(server.url, "2.0/tracker");
+    mlflow = apiAt(suite.url, "2.0/mlflow");
+    tracker = apiAt(suite.url, "2.0/tracker");
     experimentId = (await mlflow.post<{ experiment_id: string }>("experiments/create", { name: "logged-models" })).body
       .experiment_id;
-  });
-  afterAll(async () => {
-    await server?.dispose();
   });
 
   const newRun = async () =>
@@ -54,7 +50,7 @@ describe.each(testDatabases())("logged models (MLflow 3) on %s", (kind) => {
   const get = (id: string, query?: Record<string, unknown>) =>
     mlflow.get<{ model: LoggedModel }>(`logged-models/${id}`, query);
   const upload = (path: string, body: string) =>
-    fetch(`${server.url}/api/2.0/mlflow-artifacts/artifacts/${path}`, { method: "PUT", body });
+    fetch(`${suite.url}/api/2.0/mlflow-artifacts/artifacts/${path}`, { method: "PUT", body });
 
   it("replays mlflow.sklearn.log_model inside a run, then register_model('models:/<id>')", async () => {
     const runId = await newRun();
@@ -144,12 +140,12 @@ describe.each(testDatabases())("logged models (MLflow 3) on %s", (kind) => {
 
     // The UI's download of one file (MLflow serves it below /ajax-api only).
     const file = await fetch(
-      `${server.url}/ajax-api/2.0/mlflow/logged-models/${id}/artifacts/files?artifact_file_path=model.pkl`,
+      `${suite.url}/ajax-api/2.0/mlflow/logged-models/${id}/artifacts/files?artifact_file_path=model.pkl`,
     );
     expect(file.status).toBe(200);
     expect(file.headers.get("content-disposition")).toContain("model.pkl");
     expect(await file.text()).toBe("pickle");
-    const noPath = await call(server.url, "GET", `/ajax-api/2.0/mlflow/logged-models/${id}/artifacts/files`);
+    const noPath = await call(suite.url, "GET", `/ajax-api/2.0/mlflow/logged-models/${id}/artifacts/files`);
     expect(noPath.body).toEqual({
       error_code: "BAD_REQUEST",
       message: 'Request must include the "artifact_file_path" query parameter.',
@@ -295,7 +291,7 @@ describe.each(testDatabases())("logged models (MLflow 3) on %s", (kind) => {
       metrics: [point],
     });
     expect((await get(id)).body.model.data.metrics).toEqual([{ ...linked, run_id: runId }]);
-    expect((await call(server.url, "GET", `/ajax-api/2.0/mlflow/logged-models/${id}`)).status).toBe(200);
+    expect((await call(suite.url, "GET", `/ajax-api/2.0/mlflow/logged-models/${id}`)).status).toBe(200);
     expect((await tracker.get(`logged-models/${id}`)).status).toBe(200);
   });
 

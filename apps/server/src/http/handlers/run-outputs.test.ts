@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { apiAt, call, startTestServer, testDatabases, type Api, type TestServer } from "@tracker/testing";
+import { beforeAll, describe, expect, it } from "vitest";
+import { apiAt, call, testDatabases, useTestServer, type Api } from "@tracker/testing";
 
 interface Run {
   info: { run_id: string };
@@ -10,19 +10,15 @@ interface Run {
 const modelId = (n: number) => `m-${n.toString(16).padStart(32, "0")}`;
 
 describe.each(testDatabases())("run outputs and model inputs (MLflow 3) on %s", (kind) => {
-  let server: TestServer;
+  const suite = useTestServer(kind);
   let mlflow: Api;
   let tracker: Api;
   let experimentId: string;
   beforeAll(async () => {
-    server = await startTestServer(kind);
-    mlflow = apiAt(server.url, "2.0/mlflow");
-    tracker = apiAt(server.url, "2.0/tracker");
+    mlflow = apiAt(suite.url, "2.0/mlflow");
+    tracker = apiAt(suite.url, "2.0/tracker");
     experimentId = (await mlflow.post<{ experiment_id: string }>("experiments/create", { name: "model-links" })).body
       .experiment_id;
-  });
-  afterAll(async () => {
-    await server?.dispose();
   });
 
   const newRun = async () =>
@@ -64,7 +60,7 @@ describe.each(testDatabases())("run outputs and model inputs (MLflow 3) on %s", 
     };
     const inputs = { model_inputs: [{ model_id: modelId(9) }, { model_id: modelId(8) }] };
     expect(await getRun(runId)).toMatchObject({ inputs, outputs });
-    const ajax = await call<{ run: Run }>(server.url, "GET", "/ajax-api/2.0/mlflow/runs/get", { run_id: runId });
+    const ajax = await call<{ run: Run }>(suite.url, "GET", "/ajax-api/2.0/mlflow/runs/get", { run_id: runId });
     expect(ajax.body.run).toMatchObject({ inputs, outputs });
     const searched = await mlflow.post<{ runs: Run[] }>("runs/search", {
       experiment_ids: [experimentId],
