@@ -33,13 +33,22 @@ export type LoggedModelAttribute =
 /** What `dataset.<field>` may name (MLflow 2.4+): a run's input datasets by name or digest, or the context tag of the input. */
 export type DatasetField = "name" | "digest" | "context";
 
-/** What a comparison or an order term is about. `key` of metric/param/tag is the user's key, verbatim. */
-export type FilterField =
+/** Every attribute a filter or an order_by of runs, experiments, registry or logged-model searches may name. */
+export type FilterAttribute = RunAttribute | ExperimentAttribute | RegistryAttribute | LoggedModelAttribute;
+
+/**
+ * What a comparison or an order term is about, in a search whose attributes are `Attribute`.
+ * `key` of metric/param/tag is the user's key, verbatim.
+ */
+export type FieldOf<Attribute extends string> =
   | { entity: "metric"; key: string }
   | { entity: "param"; key: string }
   | { entity: "tag"; key: string }
   | { entity: "dataset"; key: DatasetField }
-  | { entity: "attribute"; key: RunAttribute | ExperimentAttribute | RegistryAttribute | LoggedModelAttribute };
+  | { entity: "attribute"; key: Attribute };
+
+/** A field of a filter or of an order_by of the filter-string searches. */
+export type FilterField = FieldOf<FilterAttribute>;
 
 /** Operators of numeric comparisons (`<>` in the text is normalised to `!=`). */
 export type NumericOperator = "=" | "!=" | ">" | ">=" | "<" | "<=";
@@ -61,8 +70,8 @@ export type FilterAst =
   | { type: "in"; field: FilterField; negated: boolean; values: string[] };
 
 /** One order_by item: a field and a direction. */
-export interface OrderTerm {
-  field: FilterField;
+export interface OrderTerm<Field = FilterField> {
+  field: Field;
   ascending: boolean;
 }
 

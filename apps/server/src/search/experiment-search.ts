@@ -20,7 +20,7 @@ import type { Knex } from "knex";
 import { invalidParameter } from "../errors.js";
 import type { ViewType } from "../domain/records.js";
 import type { ExperimentAttribute, FilterAst, FilterField, OrderTerm } from "./ast.js";
-import { parseExperimentOrderBy } from "./filter-parser.js";
+import { parseExperimentOrderBy } from "./order-by.js";
 import { type SortColumn, type SqlFragment, withKeysetPage } from "./keyset.js";
 import { decodePageToken, keysetPage, queryFingerprint } from "./page-token.js";
 import { checkMaxResults, checkViewType, lifecycleStageOf } from "./search-options.js";

@@ -1,5 +1,5 @@
 /**
- * Recursive-descent parser of search filters and order_by clauses.
+ * Recursive-descent parser of search filters (order_by clauses: order-by.ts).
  *
  * Grammar (keywords are case-insensitive; precedence NOT > AND > OR):
  *
@@ -12,17 +12,15 @@
  *               | identifier [ "NOT" ] ( "LIKE" | "ILIKE" ) value
  *               | identifier [ "NOT" ] "IN" "(" value { "," value } ")"
  *   op         := "=" | "!=" | "<>" | ">" | ">=" | "<" | "<="
- *   identifier := prefix "." key | prefix "." quoted-key | attribute
- *   quoted-key := '"' ... '"' | "`" ... "`"     (directly after the dot)
+ *   identifier := prefix "." key | prefix "." quoted-key | attribute   (field-reader.ts)
  *   value      := string | number
- *
- *   order-by   := identifier [ "ASC" | "DESC" ] EOF
  *
  * Run filters know the prefixes metric(s), param(s)/parameter(s), tag(s) and
  * attribute(s)/attr/run, and the attributes status, run_name, start_time, end_time, run_id and
  * artifact_uri (also without a prefix). Experiment filters know tag(s), attribute(s)/attr and the
  * attributes name, creation_time, last_update_time and experiment_id. Prefixes, attribute names
- * and keywords are matched case-insensitively; keys are case-sensitive.
+ * and keywords are matched case-insensitively; keys are case-sensitive. What each search accepts
+ * is its dialect (dialects.ts).
  *
  * Type rules: metrics and numeric attributes (start_time, end_time, creation_time,
  * last_update_time) compare with a number through =, !=, >, >=, <, <=. Params, tags and string
@@ -40,18 +38,23 @@
  */
 import { invalidParameter } from "../errors.js";
 import type {
-  DatasetField,
   ExperimentAttribute,
   FilterAst,
-  FilterField,
-  LoggedModelAttribute,
+  FilterAttribute,
   NumericOperator,
-  OrderTerm,
-  RegistryAttribute,
   RunAttribute,
   StringOperator,
 } from "./ast.js";
-import { describeToken, tokenize, type Fail, type Token } from "./filter-lexer.js";
+import {
+  type Dialect,
+  EXPERIMENT_DIALECT,
+  LOGGED_MODEL_DIALECT,
+  MODEL_VERSION_DIALECT,
+  REGISTERED_MODEL_DIALECT,
+  RUN_DIALECT,
+} from "./dialects.js";
+import { isKeyword, readField, type ResolvedField, TokenReader } from "./field-reader.js";
+import { tokenize, type Fail, type Token } from "./filter-lexer.js";
 import { likePatternProblem } from "./sql-fragments.js";
 
 /** Bounds that keep a hostile filter from exhausting the stack or the database's parameter limit. */
@@ -64,193 +67,23 @@ export const FILTER_LIMITS = {
   maxInValues: 10_000,
   /** Characters of a filter string. */
   maxLength: 100_000,
-  /** order_by items. */
-  maxOrderBy: 10,
 } as const;
 
-type FieldType = "numeric" | "string" | "id";
-
-interface AttributeSpec {
-  key: RunAttribute | ExperimentAttribute | RegistryAttribute | LoggedModelAttribute;
-  type: FieldType;
-  inAllowed: boolean;
-  orderable: boolean;
-  /** The string operators the field takes, when fewer than all (registry searches). */
-  operators?: readonly StringOperator[];
-}
-
-/** What one search scope (runs, experiments, registered models, model versions) accepts. */
-interface Dialect {
-  /** "runs", "experiments", ..., for messages. */
-  name: string;
-  entities: Record<string, "metric" | "param" | "tag" | "dataset" | "attribute">;
-  attributes: Record<string, AttributeSpec>;
-  /** Entities with keys (besides attribute). */
-  keyed: Array<"metric" | "param" | "tag">;
-  /** Whether order_by may name keyed fields. */
-  keyedOrderable: boolean;
-  /** `and-only`: comparisons joined by AND, without OR, NOT or parentheses. */
-  logic: "boolean" | "and-only";
-  /** Whether string values may be double-quoted as well as single-quoted. */
-  doubleQuotedStrings: boolean;
-  /** What an identifier may be, for messages. */
-  identifiers: string;
-}
-
-const RUN_DIALECT: Dialect = {
-  name: "runs",
-  entities: {
-    metric: "metric",
-    metrics: "metric",
-    param: "param",
-    params: "param",
-    parameter: "param",
-    parameters: "param",
-    tag: "tag",
-    tags: "tag",
-    attribute: "attribute",
-    attributes: "attribute",
-    attr: "attribute",
-    run: "attribute",
-    dataset: "dataset",
-    datasets: "dataset",
-  },
-  attributes: {
-    status: { key: "status", type: "string", inAllowed: false, orderable: true },
-    run_name: { key: "run_name", type: "string", inAllowed: false, orderable: true },
-    start_time: { key: "start_time", type: "numeric", inAllowed: false, orderable: true },
-    end_time: { key: "end_time", type: "numeric", inAllowed: false, orderable: true },
-    run_id: { key: "run_id", type: "string", inAllowed: true, orderable: true },
-    artifact_uri: { key: "artifact_uri", type: "string", inAllowed: false, orderable: true },
-  },
-  keyed: ["metric", "param", "tag"],
-  keyedOrderable: true,
-  logic: "boolean",
-  doubleQuotedStrings: true,
-  identifiers:
-    "an identifier such as metrics.<key>, params.<key>, tags.<key> or an attribute (status, run_name, start_time, end_time, run_id, artifact_uri)",
-};
-
-const EXPERIMENT_DIALECT: Dialect = {
-  name: "experiments",
-  entities: { tag: "tag", tags: "tag", attribute: "attribute", attributes: "attribute", attr: "attribute" },
-  attributes: {
-    name: { key: "name", type: "string", inAllowed: false, orderable: true },
-    experiment_id: { key: "experiment_id", type: "id", inAllowed: true, orderable: true },
-    creation_time: { key: "creation_time", type: "numeric", inAllowed: false, orderable: true },
-    last_update_time: { key: "last_update_time", type: "numeric", inAllowed: false, orderable: true },
-  },
-  keyed: ["tag"],
-  keyedOrderable: false,
-  logic: "boolean",
-  doubleQuotedStrings: true,
-  identifiers: "an identifier such as name, tags.<key>, creation_time, last_update_time or experiment_id",
-};
-
-const REGISTRY_FIELD = { type: "string", inAllowed: false, orderable: false } as const;
-
-const REGISTERED_MODEL_DIALECT: Dialect = {
-  name: "registered models",
-  entities: {},
-  attributes: { name: { ...REGISTRY_FIELD, key: "name", operators: ["=", "LIKE", "ILIKE"] } },
-  keyed: [],
-  keyedOrderable: false,
-  logic: "and-only",
-  doubleQuotedStrings: false,
-  identifiers: "an identifier: name",
-};
-
-const MODEL_VERSION_DIALECT: Dialect = {
-  name: "model versions",
-  entities: {},
-  attributes: {
-    name: { ...REGISTRY_FIELD, key: "name", operators: ["="] },
-    run_id: { ...REGISTRY_FIELD, key: "run_id", operators: ["="] },
-    source_path: { ...REGISTRY_FIELD, key: "source_path", operators: ["="] },
-  },
-  keyed: [],
-  keyedOrderable: false,
-  logic: "and-only",
-  doubleQuotedStrings: false,
-  identifiers: "an identifier: name, run_id or source_path",
-};
-
-const LOGGED_MODEL_STRING = { type: "string", inAllowed: true, orderable: false } as const;
-const LOGGED_MODEL_TIME = { type: "numeric", inAllowed: false, orderable: false } as const;
-
-/**
- * Logged-model filters (MLflow 3's logged-models/search): comparisons joined by AND, on
- * `metrics.<key>`, `params.<key>`, `tags.<key>` and the model's attributes, with MLflow's aliases
- * of the timestamps. `status` takes =, !=, IN and NOT IN with MLflow's status names (checked by
- * the compiler). order_by of logged models has its own structured form (not parsed here).
- */
-const LOGGED_MODEL_DIALECT: Dialect = {
-  name: "logged models",
-  entities: { metrics: "metric", params: "param", tags: "tag", attributes: "attribute" },
-  attributes: {
-    model_id: { ...LOGGED_MODEL_STRING, key: "model_id" },
-    experiment_id: { ...LOGGED_MODEL_STRING, key: "experiment_id" },
-    name: { ...LOGGED_MODEL_STRING, key: "name" },
-    artifact_location: { ...LOGGED_MODEL_STRING, key: "artifact_location" },
-    model_type: { ...LOGGED_MODEL_STRING, key: "model_type" },
-    source_run_id: { ...LOGGED_MODEL_STRING, key: "source_run_id" },
-    status_message: { ...LOGGED_MODEL_STRING, key: "status_message" },
-    status: { ...LOGGED_MODEL_STRING, key: "status", operators: ["=", "!="] },
-    creation_timestamp_ms: { ...LOGGED_MODEL_TIME, key: "creation_timestamp_ms" },
-    creation_timestamp: { ...LOGGED_MODEL_TIME, key: "creation_timestamp_ms" },
-    creation_time: { ...LOGGED_MODEL_TIME, key: "creation_timestamp_ms" },
-    last_updated_timestamp_ms: { ...LOGGED_MODEL_TIME, key: "last_updated_timestamp_ms" },
-    last_updated_timestamp: { ...LOGGED_MODEL_TIME, key: "last_updated_timestamp_ms" },
-  },
-  keyed: ["metric", "param", "tag"],
-  keyedOrderable: false,
-  logic: "and-only",
-  doubleQuotedStrings: true,
-  identifiers:
-    "an identifier such as metrics.<key>, params.<key>, tags.<key> or an attribute (name, model_id, status, source_run_id, creation_timestamp_ms, ...)",
-};
-
-const DATASET_FIELDS: readonly DatasetField[] = ["name", "digest", "context"];
-
-const RESERVED = new Set(["AND", "OR", "NOT", "IN", "LIKE", "ILIKE"]);
 const NUMERIC_OPERATORS: readonly NumericOperator[] = ["=", "!=", ">", ">=", "<", "<="];
-const ENTITY_NAMES: Record<"metric" | "param" | "tag", string> = { metric: "metrics", param: "params", tag: "tags" };
 
-interface ResolvedField {
-  field: FilterField;
-  type: FieldType;
-  inAllowed: boolean;
-  orderable: boolean;
-  operators?: readonly StringOperator[];
-  /** How the user wrote it, for messages. */
-  text: string;
-}
+/** A field of a filter, resolved. */
+type Resolved = ResolvedField<FilterAttribute>;
 
-const isKeyword = (token: Token, keyword: string) => token.kind === "word" && token.value.toUpperCase() === keyword;
-
-class Parser {
-  private index = 0;
+class Parser extends TokenReader {
   private comparisons = 0;
   private inValues = 0;
 
   constructor(
-    private readonly tokens: Token[],
+    tokens: Token[],
     private readonly dialect: Dialect,
-    private readonly fail: Fail,
-  ) {}
-
-  private peek(): Token {
-    return this.tokens[this.index];
-  }
-
-  private next(): Token {
-    const token = this.tokens[this.index];
-    if (token.kind !== "eof") this.index++;
-    return token;
-  }
-
-  private failAt(token: Token, expected: string): never {
-    return this.fail(token.start, `${expected}, found ${describeToken(token)}`);
+    fail: Fail,
+  ) {
+    super(tokens, fail);
   }
 
   parseFilter(): FilterAst | undefined {
@@ -265,24 +98,6 @@ class Parser {
       this.failAt(rest, rest.kind === "rparen" ? `unbalanced ')': ${expected}` : expected);
     }
     return ast;
-  }
-
-  parseOrderBy(): OrderTerm {
-    const first = this.peek();
-    if (first.kind !== "word") this.failAt(first, `expected an identifier to order ${this.dialect.name} by`);
-    const resolved = this.parseIdentifier();
-    if (!resolved.orderable) this.fail(first.start, `${resolved.text} cannot be used to order ${this.dialect.name}`);
-    let ascending = true;
-    const direction = this.peek();
-    if (isKeyword(direction, "ASC") || isKeyword(direction, "DESC")) {
-      ascending = isKeyword(direction, "ASC");
-      this.next();
-    } else if (direction.kind !== "eof") {
-      this.failAt(direction, `expected ASC, DESC or the end of the clause after ${resolved.text}`);
-    }
-    const rest = this.peek();
-    if (rest.kind !== "eof") this.failAt(rest, "expected the end of the clause");
-    return { field: resolved.field, ascending };
   }
 
   private parseOr(depth: number): FilterAst {
@@ -334,102 +149,9 @@ class Parser {
       this.fail(token.start, `the filter is nested more than ${FILTER_LIMITS.maxDepth} levels deep`);
   }
 
-  /** identifier: a word, possibly `prefix.` directly followed by a double-quoted or backtick-quoted key. */
-  private parseIdentifier(): ResolvedField {
-    const word = this.peek();
-    if (word.kind !== "word" || RESERVED.has(word.value.toUpperCase())) {
-      this.failAt(word, this.identifierExpectation());
-    }
-    this.next();
-    let prefix: string | undefined;
-    let key: string;
-    let text = word.value;
-    if (Object.keys(this.dialect.entities).length === 0) {
-      // No prefixes in this scope: the whole word names an attribute.
-      key = word.value;
-    } else if (word.value.indexOf(".") === word.value.length - 1) {
-      prefix = word.value.slice(0, -1);
-      const quoted = this.peek();
-      const isQuotedKey = (quoted.kind === "string" && quoted.quote === '"') || quoted.kind === "backtick";
-      if (!isQuotedKey || quoted.start !== word.end) {
-        this.failAt(
-          quoted,
-          `expected a key directly after '${word.value}' (quote keys with special characters as ${word.value}"<key>" or ${word.value}\`<key>\`)`,
-        );
-      }
-      this.next();
-      key = quoted.value;
-      text = `${word.value}${quoted.kind === "backtick" ? "`" : '"'}${quoted.value}${quoted.kind === "backtick" ? "`" : '"'}`;
-    } else {
-      const dot = word.value.indexOf(".");
-      if (dot >= 0) {
-        prefix = word.value.slice(0, dot);
-        key = word.value.slice(dot + 1);
-      } else {
-        key = word.value;
-      }
-    }
-    return this.resolve(word, prefix, key, text);
-  }
-
-  private identifierExpectation(): string {
-    return `expected ${this.dialect.identifiers}`;
-  }
-
-  private resolve(word: Token, prefix: string | undefined, key: string, text: string): ResolvedField {
-    const entity =
-      prefix === undefined
-        ? "attribute"
-        : Object.hasOwn(this.dialect.entities, prefix.toLowerCase())
-          ? this.dialect.entities[prefix.toLowerCase()]
-          : undefined;
-    if (entity === undefined) {
-      const known = this.dialect.keyed.map((e) => ENTITY_NAMES[e]).concat("attributes");
-      this.fail(word.start, `unknown entity '${prefix}' in '${text}'; expected ${known.join(", ")}`);
-    }
-    if (entity === "attribute") {
-      const attribute = Object.hasOwn(this.dialect.attributes, key.toLowerCase())
-        ? this.dialect.attributes[key.toLowerCase()]
-        : undefined;
-      if (!attribute) {
-        const known = Object.keys(this.dialect.attributes).join(", ");
-        const hint =
-          prefix === undefined && this.dialect === RUN_DIALECT
-            ? "; metrics, params and tags need their prefix (metrics.<key>)"
-            : "";
-        this.fail(word.start, `unknown attribute '${key}' for ${this.dialect.name}; expected one of ${known}${hint}`);
-      }
-      return {
-        field: { entity: "attribute", key: attribute.key },
-        type: attribute.type,
-        inAllowed: attribute.inAllowed,
-        orderable: attribute.orderable,
-        operators: attribute.operators,
-        text,
-      };
-    }
-    if (entity === "dataset") {
-      const datasetKey = DATASET_FIELDS.find((f) => f === key.toLowerCase());
-      if (!datasetKey)
-        this.fail(
-          word.start,
-          `unknown dataset field '${key}' in '${text}'; expected ${DATASET_FIELDS.map((f) => `dataset.${f}`).join(", ")}`,
-        );
-      return { field: { entity: "dataset", key: datasetKey }, type: "string", inAllowed: true, orderable: false, text };
-    }
-    if (key.length === 0) this.fail(word.start, `the key in '${text}' is empty`);
-    return {
-      field: { entity, key },
-      type: entity === "metric" ? "numeric" : "string",
-      inAllowed: entity !== "metric",
-      orderable: this.dialect.keyedOrderable,
-      text,
-    };
-  }
-
   private parseComparison(): FilterAst {
     const first = this.peek();
-    const resolved = this.parseIdentifier();
+    const resolved = readField(this, this.dialect);
     this.comparisons++;
     if (this.comparisons > FILTER_LIMITS.maxComparisons)
       this.fail(first.start, `a filter may hold at most ${FILTER_LIMITS.maxComparisons} comparisons`);
@@ -490,11 +212,11 @@ class Parser {
   }
 
   /** Whether a string field takes the operator (every one, unless the scope lists them). */
-  private takes(resolved: ResolvedField, operator: string): boolean {
+  private takes(resolved: Resolved, operator: string): boolean {
     return resolved.operators === undefined || (resolved.operators as readonly string[]).includes(operator);
   }
 
-  private allowedOperators(resolved: ResolvedField): string {
+  private allowedOperators(resolved: Resolved): string {
     if (resolved.operators) return `it takes ${resolved.operators.join(", ")} with a string in single quotes`;
     if (resolved.type === "numeric") return `it is numeric and takes ${NUMERIC_OPERATORS.join(", ")} with a number`;
     if (resolved.type === "id") return "it takes =, !=, IN and NOT IN with an experiment id";
@@ -502,7 +224,7 @@ class Parser {
   }
 
   /** A value of the field's type after `operator`; returns its text (numbers as their source text). */
-  private parseValue(resolved: ResolvedField, operator: string): string {
+  private parseValue(resolved: Resolved, operator: string): string {
     const token = this.peek();
     if (token.kind !== "string" && token.kind !== "number") {
       this.failAt(
@@ -516,7 +238,7 @@ class Parser {
     return this.checkValue(resolved, token);
   }
 
-  private checkValue(resolved: ResolvedField, token: Token): string {
+  private checkValue(resolved: Resolved, token: Token): string {
     switch (resolved.type) {
       case "numeric":
         if (token.kind !== "number") this.failAt(token, `expected a number to compare ${resolved.text} with`);
@@ -536,7 +258,7 @@ class Parser {
     }
   }
 
-  private parseInList(resolved: ResolvedField, operator: string): string[] {
+  private parseInList(resolved: Resolved, operator: string): string[] {
     const open = this.peek();
     if (open.kind !== "lparen") this.failAt(open, `expected '(' after ${operator}`);
     this.next();
@@ -583,24 +305,6 @@ function parseFilterWith(dialect: Dialect, filter: string | undefined | null): F
   return new Parser(tokenize(filter, fail), dialect, fail).parseFilter();
 }
 
-function parseOrderByWith(dialect: Dialect, orderBy: readonly string[] | undefined | null): OrderTerm[] {
-  if (orderBy === undefined || orderBy === null) return [];
-  if (!Array.isArray(orderBy)) throw invalidParameter("Invalid order_by: it must be a list of strings");
-  if (orderBy.length > FILTER_LIMITS.maxOrderBy) {
-    throw invalidParameter(
-      `Invalid order_by: at most ${FILTER_LIMITS.maxOrderBy} clauses are allowed, got ${orderBy.length}`,
-    );
-  }
-  return orderBy.map((clause) => {
-    if (typeof clause !== "string") throw invalidParameter("Invalid order_by: every clause must be a string");
-    if (clause.length > 1000) throw invalidParameter("Invalid order_by clause: it is longer than 1000 characters");
-    const fail: Fail = (offset, message) => {
-      throw invalidParameter(`Invalid order_by clause '${clause}' at position ${offset + 1}: ${message}`);
-    };
-    return new Parser(tokenize(clause, fail), dialect, fail).parseOrderBy();
-  });
-}
-
 /** Parses a revision C runs/search filter; an empty or blank filter gives `undefined` (match all). */
 export function parseRunFilter(filter: string | undefined | null): FilterAst | undefined {
   return parseFilterWith(RUN_DIALECT, filter);
@@ -611,15 +315,8 @@ export function parseExperimentFilter(filter: string | undefined | null): Filter
   return parseFilterWith(EXPERIMENT_DIALECT, filter);
 }
 
-/** Parses runs/search order_by clauses (`metrics.<key> DESC`, `attributes.start_time`, ...). */
-export function parseRunOrderBy(orderBy: readonly string[] | undefined | null): OrderTerm[] {
-  return parseOrderByWith(RUN_DIALECT, orderBy);
-}
-
-/** Parses experiments/search order_by clauses (`name`, `experiment_id DESC`, `creation_time`, ...). */
-export function parseExperimentOrderBy(orderBy: readonly string[] | undefined | null): OrderTerm[] {
-  return parseOrderByWith(EXPERIMENT_DIALECT, orderBy);
-}
+/** order_by of runs and experiments is parsed by order-by.ts (the one order_by parser). */
+export { parseExperimentOrderBy, parseRunOrderBy } from "./order-by.js";
 
 /** The attributes each scope accepts, as the parser resolves them. */
 export const RUN_ATTRIBUTES = Object.keys(RUN_DIALECT.attributes) as RunAttribute[];

@@ -1,7 +1,8 @@
 /**
  * The search engine of runs/search (revision C filter strings and revisions A/B
  * anded_expressions: two front ends, one AST, one compiler), experiments/search and the registry
- * searches (registered-models/search, model-versions/search): one lexer, one parser, one AST.
+ * searches (registered-models/search, model-versions/search): one lexer, one filter parser, one
+ * order_by parser (order-by.ts), one AST.
  *
  *   parseRunFilter(text)            -> FilterAst | undefined
  *   andedExpressionsToFilter(json)  -> FilterAst | undefined
@@ -15,14 +16,13 @@ export {
   EXPERIMENT_ATTRIBUTES,
   FILTER_LIMITS,
   parseExperimentFilter,
-  parseExperimentOrderBy,
   parseLoggedModelFilter,
   parseModelVersionFilter,
   parseRegisteredModelFilter,
   parseRunFilter,
-  parseRunOrderBy,
   RUN_ATTRIBUTES,
 } from "./filter-parser.js";
+export { ORDER_BY_LIMITS, parseExperimentOrderBy, parseRunOrderBy } from "./order-by.js";
 export { andedExpressionsToFilter, escapeLike } from "./anded-expressions.js";
 export {
   compileRegistryFilter,

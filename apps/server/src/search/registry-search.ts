@@ -24,6 +24,8 @@ type RegistryFilterColumns = Readonly<Partial<Record<RegistryAttribute, string>>
 
 /** What one registry search may order by and filter on, and the SQL of each. */
 interface RegistrySearchSpec<Column extends string> {
+  /** What messages call the search's items. */
+  name: string;
   table: string;
   /** The order_by columns, in the order messages list them: their SQL and type. */
   sortColumns: Readonly<Record<Column, { sql: string; type: SortType }>>;
@@ -39,6 +41,7 @@ export type ModelSortColumn = "name" | "last_updated_timestamp";
 
 /** Ties are broken by name ascending; names are unique, so this makes the order total. */
 const REGISTERED_MODELS: RegistrySearchSpec<ModelSortColumn> = {
+  name: "registered models",
   table: "registered_models",
   sortColumns: {
     name: { sql: `"name" COLLATE "C"`, type: "text" },
@@ -55,6 +58,7 @@ export type VersionSortColumn = "name" | "version" | "stage" | "last_updated_tim
  * name ascending, version descending ((name, version) is unique).
  */
 const MODEL_VERSIONS: RegistrySearchSpec<VersionSortColumn> = {
+  name: "model versions",
   table: "model_versions",
   sortColumns: {
     name: { sql: `"name" COLLATE "C"`, type: "text" },
@@ -96,7 +100,8 @@ async function searchRegistry<Row, Column extends string>(
   options: RegistrySearchOptions,
 ): Promise<RegistrySearchResult<Row>> {
   const names = Object.keys(spec.sortColumns) as Column[];
-  const order = withTieBreaks(parseOrderBy(options.orderBy ?? [], names, spec.aliases), spec.tieBreaks);
+  const keys = parseOrderBy(options.orderBy ?? [], names, { aliases: spec.aliases, scope: spec.name });
+  const order = withTieBreaks(keys, spec.tieBreaks);
   const columns: SortColumn[] = order.map((key) => ({ ...spec.sortColumns[key.column], descending: !key.ascending }));
   const fingerprint = queryFingerprint(options.scope, null);
   const signature = orderSignature(order);

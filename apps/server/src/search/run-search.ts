@@ -27,7 +27,7 @@ import type { Knex } from "knex";
 import { invalidParameter } from "../errors.js";
 import type { ViewType } from "../domain/records.js";
 import type { FilterAst, FilterField, OrderTerm, RunAttribute } from "./ast.js";
-import { parseRunOrderBy } from "./filter-parser.js";
+import { parseRunOrderBy } from "./order-by.js";
 import { renameFilterTags, renameOrderTags, type TagKeyRename } from "./tag-keys.js";
 import { type SortColumn, type SqlFragment, withKeysetPage } from "./keyset.js";
 import { decodePageToken, keysetPage, queryFingerprint } from "./page-token.js";
