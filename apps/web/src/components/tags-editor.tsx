@@ -1,7 +1,9 @@
 import { useState, type FormEvent } from "react";
 import { ErrorBox } from "./error-box";
+import { RunButton } from "./run-button";
 import { useAction } from "./use-action";
 import { TableHead } from "./table-head";
+import { TextInput } from "./text-input";
 
 export interface Tag {
   key: string;
@@ -46,11 +48,7 @@ export function TagsEditor({
               <td>{tag.key}</td>
               <td>
                 {editing === tag.key ? (
-                  <input
-                    aria-label={`Value of ${tag.key}`}
-                    value={editValue}
-                    onChange={(e) => setEditValue(e.target.value)}
-                  />
+                  <TextInput label={`Value of ${tag.key}`} value={editValue} onValue={setEditValue} />
                 ) : (
                   <span className="pre">{tag.value}</span>
                 )}
@@ -81,13 +79,9 @@ export function TagsEditor({
                       Edit
                     </button>
                     {onDelete ? (
-                      <button
-                        type="button"
-                        aria-label={`Delete tag ${tag.key}`}
-                        onClick={() => void run(() => onDelete(tag.key))}
-                      >
+                      <RunButton label={`Delete tag ${tag.key}`} run={run} action={() => onDelete(tag.key)}>
                         Delete
-                      </button>
+                      </RunButton>
                     ) : null}
                   </>
                 )}
@@ -97,19 +91,8 @@ export function TagsEditor({
         </tbody>
       </table>
       <form className="inline-form" onSubmit={add}>
-        <input
-          aria-label="New tag key"
-          placeholder="key"
-          value={key}
-          onChange={(e) => setKey(e.target.value)}
-          required
-        />
-        <input
-          aria-label="New tag value"
-          placeholder="value"
-          value={value}
-          onChange={(e) => setValue(e.target.value)}
-        />
+        <TextInput label="New tag key" placeholder="key" value={key} onValue={setKey} required />
+        <TextInput label="New tag value" placeholder="value" value={value} onValue={setValue} />
         <button type="submit">Add tag</button>
       </form>
       <ErrorBox error={error} />

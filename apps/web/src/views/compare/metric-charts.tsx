@@ -43,6 +43,7 @@ export function MetricCharts({ runs }: { runs: readonly Run[] }) {
   const x = (state.get("x") as XAxis | undefined) ?? "step";
   const log = state.flag("log");
   const smoothing = Number(state.get("smooth") ?? 0);
+  const view: ChartView = { x, log, smoothing };
   const zoomItems = state.list("zoom");
   const zooms = parseZooms(zoomItems);
   // A pan moves the window in place (no history entry); a zoom or a reset is a step that Back undoes.
@@ -128,9 +129,7 @@ export function MetricCharts({ runs }: { runs: readonly Run[] }) {
             key={key}
             metricKey={key}
             runs={runs}
-            x={x}
-            log={log}
-            smoothing={smoothing}
+            view={view}
             zoom={zooms.get(key)}
             onZoom={(range, how) => setZoom(key, range, how)}
           />
@@ -169,18 +168,24 @@ export function describeRange(range: Range, x: XAxis): string {
   return `${time(range[0])} – ${time(range[1])}`;
 }
 
+/** How every chart shows its metric: the options of the toolbar, from the URL. */
+interface ChartView {
+  x: XAxis;
+  log: boolean;
+  /** The exponential moving average's weight, 0 (none) to 0.99. */
+  smoothing: number;
+}
+
 interface MetricChartProps {
   metricKey: string;
   runs: readonly Run[];
-  x: XAxis;
-  log: boolean;
-  smoothing: number;
+  view: ChartView;
   /** The zoomed x window (in the x axis' units), from the URL. */
   zoom: Range | undefined;
   onZoom: (range: Range | undefined, how: XRangeChange) => void;
 }
 
-function MetricChart({ metricKey, runs, x, log, smoothing, zoom, onZoom }: MetricChartProps) {
+function MetricChart({ metricKey, runs, view: { x, log, smoothing }, zoom, onZoom }: MetricChartProps) {
   const palette = colorsFor(runs.map((r) => r.info.run_id));
   const withKey = runs.filter((r) => r.data.metrics.some((m) => m.key === metricKey));
   const colors = withKey.map((r) => palette.get(r.info.run_id)!);

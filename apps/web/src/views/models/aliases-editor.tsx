@@ -1,8 +1,10 @@
 import { useState, type FormEvent, type ReactNode } from "react";
 import { Link } from "wouter";
 import { ErrorBox } from "../../components/error-box";
+import { RunButton } from "../../components/run-button";
 import { useAction } from "../../components/use-action";
 import { TableHead } from "../../components/table-head";
+import { TextInput } from "../../components/text-input";
 
 /** An alias of a model and the number of the version it names. */
 export interface AliasEntry {
@@ -73,13 +75,9 @@ export function AliasesEditor({
                   </td>
                 ) : null}
                 <td className="actions">
-                  <button
-                    type="button"
-                    aria-label={`Remove alias ${a.alias}`}
-                    onClick={() => void run(() => onDelete(a.alias))}
-                  >
+                  <RunButton label={`Remove alias ${a.alias}`} run={run} action={() => onDelete(a.alias)}>
                     Remove
-                  </button>
+                  </RunButton>
                 </td>
               </tr>
             ))}
@@ -88,13 +86,7 @@ export function AliasesEditor({
       )}
       {target === undefined ? null : (
         <form className="inline-form" aria-label="Set alias" onSubmit={add}>
-          <input
-            aria-label="Alias"
-            placeholder="alias, e.g. champion"
-            value={alias}
-            onChange={(e) => setAlias(e.target.value)}
-            required
-          />
+          <TextInput label="Alias" placeholder="alias, e.g. champion" value={alias} onValue={setAlias} required />
           {version === undefined ? (
             <label>
               names{" "}
