@@ -39,14 +39,17 @@ interface RegistrySearchSpec<Column extends string> {
 
 export type ModelSortColumn = "name" | "last_updated_timestamp";
 
+/** The sort columns that registered_models and model_versions share. */
+const NAME_AND_UPDATE_COLUMNS: RegistrySearchSpec<ModelSortColumn>["sortColumns"] = {
+  name: { sql: `"name" COLLATE "C"`, type: "text" },
+  last_updated_timestamp: { sql: `"last_updated_timestamp"`, type: "bigint" },
+};
+
 /** Ties are broken by name ascending; names are unique, so this makes the order total. */
 const REGISTERED_MODELS: RegistrySearchSpec<ModelSortColumn> = {
   name: "registered models",
   table: "registered_models",
-  sortColumns: {
-    name: { sql: `"name" COLLATE "C"`, type: "text" },
-    last_updated_timestamp: { sql: `"last_updated_timestamp"`, type: "bigint" },
-  },
+  sortColumns: NAME_AND_UPDATE_COLUMNS,
   tieBreaks: [{ column: "name", ascending: true }],
   filterColumns: { name: `"name"` },
 };
@@ -61,10 +64,9 @@ const MODEL_VERSIONS: RegistrySearchSpec<VersionSortColumn> = {
   name: "model versions",
   table: "model_versions",
   sortColumns: {
-    name: { sql: `"name" COLLATE "C"`, type: "text" },
+    ...NAME_AND_UPDATE_COLUMNS,
     version: { sql: `"version"`, type: "integer" },
     stage: { sql: `"current_stage" COLLATE "C"`, type: "text" },
-    last_updated_timestamp: { sql: `"last_updated_timestamp"`, type: "bigint" },
     creation_timestamp: { sql: `"creation_timestamp"`, type: "bigint" },
   },
   aliases: { version_number: "version" },
