@@ -139,10 +139,19 @@ function validValue(type: SortType, value: string): boolean {
 }
 
 /**
+ * Whether a payload is a registry token of the servers before the one token kit:
+ * `{"s":"<search>","o":"<order>","a":[<values>]}`. Clients may still hold one across an upgrade.
+ */
+const isEarlierRegistryToken = (payload: Record<string, unknown>) =>
+  typeof payload.s === "string" && typeof payload.o === "string" && Array.isArray(payload.a);
+
+/**
  * Checks a client's keyset token against the query (its fingerprint, and the order's signature
  * when the search gives one) and returns the cursor values, one per sort column. Throws
  * INVALID_PARAMETER_VALUE: "Invalid page token: it was issued for another order_by" for a token
- * of the same search in another order, "Invalid page token" for anything else.
+ * of the same search in another order, "Invalid page token: it was issued by an earlier version of
+ * the server; ..." for a registry token of the servers before this format, "Invalid page token"
+ * for anything else.
  */
 export function decodePageToken(
   token: unknown,
@@ -150,7 +159,10 @@ export function decodePageToken(
   columns: readonly SortColumn[],
   order?: string,
 ): string[] {
-  const { v, q, o, k } = decodeToken(token);
+  const payload = decodeToken(token);
+  const { v, q, o, k } = payload;
+  if (v === undefined && isEarlierRegistryToken(payload))
+    throw invalidToken("it was issued by an earlier version of the server; search again without page_token");
   if (v !== TOKEN_VERSION || q !== fingerprint) throw invalidToken();
   if (o !== order) throw order === undefined ? invalidToken() : invalidToken("it was issued for another order_by");
   if (!Array.isArray(k) || k.length !== columns.length) throw invalidToken();

@@ -134,6 +134,24 @@ describe.each(testDatabases())("revision C model registry on %s", (kind) => {
       );
     });
 
+    it("answers a page token of an earlier server (before the one token kit) with a clear 400", async () => {
+      // The registry tokens servers issued before: {"s": search, "o": order signature, "a": sort values}.
+      const earlier = (body: object) => Buffer.from(JSON.stringify(body)).toString("base64url");
+      const earlierMessage =
+        "Invalid page token: it was issued by an earlier version of the server; search again without page_token";
+      for (const [search, page_token] of [
+        [searchModels, earlier({ s: "registered-models/search", o: "name+", a: [`${prefix}-alpha`] })],
+        [
+          searchVersions,
+          earlier({ s: "model-versions/search", o: "last_updated_timestamp-,name+,version-", a: [1, "m", 1] }),
+        ],
+      ] as const) {
+        const res = await search({ page_token });
+        expectError(res, 400, "INVALID_PARAMETER_VALUE", /page token/);
+        expect((res.body as unknown as { message: string }).message).toBe(earlierMessage);
+      }
+    });
+
     it("rejects malformed filters, naming the problem", async () => {
       const cases: Array<[string, RegExp]> = [
         ["name LIKE 'unclosed", /unterminated string/],
