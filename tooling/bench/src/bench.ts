@@ -4,6 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import pg from "pg";
+import { micros } from "./cpu-per-request.js";
 import { describe, withStatementLog, type CapturedRequest } from "./capture.js";
 import { httpLoad, rawLoad, summarize, type Summary } from "./load.js";
 import { machineInfo, type MachineInfo } from "./machine.js";
@@ -13,7 +14,15 @@ import { CALIBRATION, CAPTURE_N, scenarios as defineScenarios, type Scenario } f
 import { seed } from "./seed.js";
 import { runArtifactBench, type ArtifactBenchResult } from "./artifacts.js";
 import { runEmbeddedPass, type EmbeddedResult } from "./embedded.js";
-import { measureCpu, runCli, sampleRss, startServer, type CpuReport, type RssReport } from "./server-process.js";
+import {
+  measureCpu,
+  runCli,
+  sampleRss,
+  startServer,
+  type CpuReport,
+  type RssReport,
+  type ServerProcess,
+} from "./server-process.js";
 import { FULL, FULL_LOAD, QUICK, QUICK_LOAD, type Load, type Sizes } from "./settings.js";
 
 const execFileAsync = promisify(execFile);
@@ -27,6 +36,8 @@ export interface BenchOptions {
   only?: string[];
   /** Overrides of the load settings (seconds per side, start-up runs, worker counts). */
   load?: Partial<Load>;
+  /** Another build's CLI (dist/cli.js): the same scenarios over HTTP on it too, in the same run, to compare. */
+  baselineCli?: string;
   log?: (line: string) => void;
 }
 
@@ -42,6 +53,14 @@ export interface ScenarioResult {
   rawCpu: CpuReport;
   statements: string;
   firstError?: string;
+}
+
+/** One scenario over HTTP on the baseline build (`--baseline`). */
+export interface BaselineResult {
+  name: string;
+  summary: Summary;
+  cpu: CpuReport;
+  loadAverage: number;
 }
 
 export interface ScaleResult {
@@ -82,6 +101,8 @@ export interface BenchResult {
   artifacts?: ArtifactBenchResult;
   /** The same scenarios on the embedded default. */
   embedded?: EmbeddedResult;
+  /** The same scenarios over HTTP on another build (`--baseline`), measured after this build's. */
+  baseline?: { cli: string; results: BaselineResult[] };
   /** The calibration scenario (a bare Express 5 route), measured before the scenarios. */
   calibration?: { summary: Summary; cpu: CpuReport; loadAverage: number };
 }
@@ -134,9 +155,33 @@ export async function runBench(options: BenchOptions): Promise<BenchResult> {
       const rss = sampler.stop();
       const tracker = summarize(http);
       log(
-        `  tracker: ${fmtSummary(tracker)} (load average ${loadAverage.toFixed(2)}); RSS ${mib(rss.startBytes)} -> peak ${mib(rss.peakBytes)}; ${fmtCpu(cpu)}`,
+        `  tracker: ${fmtSummary(tracker)} (load average ${loadAverage.toFixed(2)}); RSS ${mib(rss.startBytes)} -> peak ${mib(rss.peakBytes)}; ${fmtCpu(cpu)}; ${fmtMicros(cpu, tracker)}`,
       );
 
+      const scenario = {
+        name: s.name,
+        description: s.description,
+        connections: s.connections,
+        rowsPerRequest: s.rowsPerRequest,
+      };
+      if (s.noRaw) {
+        const none: Summary = { requestsPerSecond: NaN, p50: NaN, p99: NaN, errors: 0 };
+        const rawCpu: CpuReport = { server: NaN, postgres: NaN, bench: NaN };
+        const statements = describe(request);
+        results.push({
+          scenario,
+          tracker,
+          raw: none,
+          rss,
+          loadAverage,
+          cpu,
+          rawCpu,
+          statements,
+          firstError: http.firstError,
+        });
+        if (http.firstError) log(`  first HTTP error: ${http.firstError}`);
+        continue;
+      }
       const pool = new pg.Pool({ connectionString: cluster.url, max: s.connections * request.sessions.length });
       try {
         await rawLoad(
@@ -153,12 +198,7 @@ export async function runBench(options: BenchOptions): Promise<BenchResult> {
         const raw = summarize(rawResult);
         log(`  raw:     ${fmtSummary(raw)}; ${fmtCpu(rawCpu)}`);
         results.push({
-          scenario: {
-            name: s.name,
-            description: s.description,
-            connections: s.connections,
-            rowsPerRequest: s.rowsPerRequest,
-          },
+          scenario,
           tracker,
           raw,
           rss,
@@ -202,6 +242,24 @@ export async function runBench(options: BenchOptions): Promise<BenchResult> {
     await server.stop();
     servers.pop();
 
+    let baseline: BenchResult["baseline"];
+    if (options.baselineCli) {
+      server = await startServer(cluster.url, 1, [], {}, options.baselineCli);
+      servers.push(server);
+      log(`\nbaseline: ${options.baselineCli} (1 worker) at ${server.url}`);
+      const baselineResults: BaselineResult[] = [];
+      for (const s of chosen) {
+        const m = await measureHttp(server, cluster.postmasterPid, s, load, 6_000_000);
+        log(
+          `  ${s.name}: ${fmtSummary(m.summary)} (load average ${m.loadAverage.toFixed(2)}); ${fmtCpu(m.cpu)}; ${fmtMicros(m.cpu, m.summary)}`,
+        );
+        baselineResults.push({ name: s.name, ...m });
+      }
+      baseline = { cli: options.baselineCli, results: baselineResults };
+      await server.stop();
+      servers.pop();
+    }
+
     // Horizontal scale: the same HTTP load on 1 and N worker processes over one database.
     const scale: ScaleResult[] = chosen
       .filter((s) => s.scale)
@@ -218,16 +276,10 @@ export async function runBench(options: BenchOptions): Promise<BenchResult> {
       servers.push(server);
       log(`\ntracker server (${workers} workers) at ${server.url}`);
       for (const s of chosen.filter((x) => x.scale)) {
-        await httpLoad(server.url, s.connections, load.warmupSeconds, (n) => s.request(n + 2_000_000));
-        const loadAverage = os.loadavg()[0];
-        const sampler = sampleRss(server.pids());
-        const cpuMeter = measureCpu(server.pids, cluster.postmasterPid);
-        const summary = summarize(
-          await httpLoad(server.url, s.connections, load.seconds, (n) => s.request(n + 3_000_000)),
+        const { summary, cpu, rss, loadAverage } = await measureHttp(server, cluster.postmasterPid, s, load, 2_000_000);
+        log(
+          `  ${s.name}: ${fmtSummary(summary)} (load average ${loadAverage.toFixed(2)}); ${fmtCpu(cpu)}; ${fmtMicros(cpu, summary)}`,
         );
-        const cpu = cpuMeter.stop();
-        const rss = sampler.stop();
-        log(`  ${s.name}: ${fmtSummary(summary)} (load average ${loadAverage.toFixed(2)}); ${fmtCpu(cpu)}`);
         scale.find((x) => x.name === s.name)!.byWorkers.push({ workers, summary, rss, cpu, loadAverage });
       }
       await server.stop();
@@ -273,11 +325,35 @@ export async function runBench(options: BenchOptions): Promise<BenchResult> {
       startup,
       calibration,
       embedded,
+      baseline,
     };
   } finally {
     for (const s of servers) await s.stop().catch(() => undefined);
     await cluster.stop();
   }
+}
+
+/**
+ * One scenario over HTTP alone: a warm-up from request `offset`, then the measured run from
+ * `offset + 1_000_000`, with the CPU of the server and PostgreSQL and the server's RSS.
+ */
+async function measureHttp(
+  server: ServerProcess,
+  postmasterPid: number,
+  s: Scenario,
+  load: Load,
+  offset: number,
+): Promise<{ summary: Summary; cpu: CpuReport; rss: RssReport; loadAverage: number }> {
+  await httpLoad(server.url, s.connections, load.warmupSeconds, (n) => s.request(n + offset));
+  const loadAverage = os.loadavg()[0];
+  const sampler = sampleRss(server.pids());
+  const cpuMeter = measureCpu(server.pids, postmasterPid);
+  const summary = summarize(
+    await httpLoad(server.url, s.connections, load.seconds, (n) => s.request(n + offset + 1_000_000)),
+  );
+  const cpu = cpuMeter.stop();
+  const rss = sampler.stop();
+  return { summary, cpu, rss, loadAverage };
 }
 
 /** The calibration scenario: calibration-server.mjs in its own process, the same load as the scenarios. */
@@ -299,7 +375,9 @@ async function measureCalibration(
     const cpuMeter = measureCpu(() => [child.pid!], postmasterPid);
     const summary = summarize(await httpLoad(url, CALIBRATION.connections, load.seconds, request));
     const cpu = cpuMeter.stop();
-    log(`  express: ${fmtSummary(summary)} (load average ${loadAverage.toFixed(2)}); ${fmtCpu(cpu)}`);
+    log(
+      `  express: ${fmtSummary(summary)} (load average ${loadAverage.toFixed(2)}); ${fmtCpu(cpu)}; ${fmtMicros(cpu, summary)}`,
+    );
     return { summary, cpu, loadAverage };
   } finally {
     child.kill("SIGTERM");
@@ -321,6 +399,8 @@ async function captureRequest(cluster: Cluster, url: string, s: Scenario): Promi
 
 const fmtCpu = (c: CpuReport) =>
   `CPU server ${c.server.toFixed(0)}%, postgres ${c.postgres.toFixed(0)}%, bench ${c.bench.toFixed(0)}%`;
+const fmtMicros = (c: CpuReport, s: Summary) =>
+  `per request: server ${micros(c.server, s.requestsPerSecond).toFixed(0)} µs, postgres ${micros(c.postgres, s.requestsPerSecond).toFixed(0)} µs`;
 const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(0)} MiB`;
 const fmtSummary = (s: Summary) =>
   `${s.requestsPerSecond.toFixed(1)} req/s, p50 ${s.p50.toFixed(2)} ms, p99 ${s.p99.toFixed(2)} ms${s.errors ? `, ${s.errors} errors` : ""}`;

@@ -6,4 +6,4 @@ export const ms = (x: number) => (Number.isFinite(x) ? (x < 10 ? x.toFixed(2) : 
 export const mib = (bytes: number) => (bytes / 2 ** 20).toFixed(0);
 export const ratio = (x: number) => (Number.isFinite(x) ? `${x.toFixed(2)}x` : "-");
 /** A rate: whole numbers from 100 up, one decimal below. */
-export const rate = (x: number) => (x >= 100 ? x.toFixed(0) : x.toFixed(1));
+export const rate = (x: number) => (Number.isFinite(x) ? (x >= 100 ? x.toFixed(0) : x.toFixed(1)) : "-");

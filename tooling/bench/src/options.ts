@@ -17,6 +17,8 @@ export interface BenchArgs {
   write: boolean;
   /** Overrides of the load settings, only those given. */
   load: Partial<Load>;
+  /** Another build's dist/cli.js, measured over HTTP in the same run (`--baseline`). */
+  baselineCli?: string;
 }
 
 export interface ArtifactBenchArgs {
@@ -67,6 +69,10 @@ export function benchCommand(): Command {
       `runs of the start-up benchmark, 0 to skip (default ${FULL_LOAD.startupRuns})`,
       nonNegativeInteger,
     )
+    .option(
+      "--baseline <cli>",
+      "another build's dist/cli.js (e.g. a copy of main's apps/server/dist): every scenario over HTTP on it too, to compare server CPU per request",
+    )
     .option("--no-embedded", "skip the pass on the embedded default (PostgreSQL started by tracker server)")
     .option("--out <dir>", "write benchmarks.md and benchmarks/ there (default docs/)")
     .option("--no-write", "print only")
@@ -82,6 +88,7 @@ export function parseBenchArgs(argv: readonly string[], command = benchCommand()
     workers?: number[];
     startupRuns?: number;
     embedded: boolean;
+    baseline?: string;
     out?: string;
     write: boolean;
   }>();
@@ -98,6 +105,7 @@ export function parseBenchArgs(argv: readonly string[], command = benchCommand()
     // A quick smoke run does not overwrite docs/benchmarks.md unless told where to write.
     write: o.write && !(quick && o.out === undefined),
     load,
+    ...(o.baseline === undefined ? {} : { baselineCli: path.resolve(o.baseline) }),
   };
 }
 

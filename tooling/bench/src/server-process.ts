@@ -47,13 +47,14 @@ export async function startServer(
   workers: number,
   nodeArgs: string[] = [],
   env: NodeJS.ProcessEnv = {},
+  cli = SERVER_CLI,
 ): Promise<ServerProcess> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "tracker-bench-server-"));
   // Request logging off (warn, the default of startServerProcess): the raw side logs nothing either.
   const server = await startServerProcess(["--backend-store-uri", backendStore, "--workers", String(workers)], {
     env: { TRACKER_DATA_DIR: dataDir, TRACKER_WORKERS: String(workers), ...env },
     nodeArgs: [...(process.env.TRACKER_BENCH_NODE_ARGS?.split(" ").filter(Boolean) ?? []), ...nodeArgs],
-    cli: SERVER_CLI,
+    cli,
   });
   const pid = server.child.pid!;
   const pids = () => (workers > 1 ? [pid, ...childPids(pid)] : [pid]);

@@ -103,4 +103,14 @@ export const TARGETS = {
   embeddedRssBytes: 200 * 1024 * 1024,
   /** Every scenario: p99 at most this multiple of p50. */
   p99OverP50: 10,
+  /** Issue 33: server CPU per request of these scenarios at most `ratio` x the bare Express route's. */
+  cpuOfCalibration: { scenarios: ["log-metric", "runs/get"], ratio: 2.5 },
+  /** Issue 33: write scenarios' server CPU per request at most this fraction of the baseline build's (`--baseline`). */
+  writeCpuOfBaseline: 0.5,
+  /** Issue 33: req/s at least this fraction of the baseline build's (no regression; the rest is noise). */
+  rateOfBaseline: 0.95,
+  /** Issue 33: server CPU per request at most PostgreSQL's for the same request. */
+  cpuBelowPostgres: ["runs/search", "runs/search-1000", "experiments/search-1000"],
+  /** Issue 33: server CPU per request with N workers at most this multiple of one worker's. */
+  workersCpuRatio: 1.15,
 };

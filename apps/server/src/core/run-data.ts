@@ -148,6 +148,14 @@ export async function logBatch(services: Services, runId: string, batch: Batch):
     checkRunActive(runId, await insertLinkedMetrics(services.knex, runId, batch.metrics));
     return;
   }
+  if (tags.length === 0 && batch.metrics.length === 0) {
+    // Params only: one statement in a transaction (see store.logRunParams).
+    await writes.logRunParams(services.knex, runId, params, (stage, stored) => {
+      checkRunActive(runId, stage);
+      checkParamsUnchanged(runId, params, stored);
+    });
+    return;
+  }
   await services.knex.transaction(async (trx) => {
     await requireActiveRun(trx, runId);
     checkParamsUnchanged(runId, params, await store.insertParams(trx, runId, params));

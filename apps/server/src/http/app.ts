@@ -1,12 +1,12 @@
 import express, { type Express, type RequestHandler } from "express";
 import * as OpenApiValidator from "express-openapi-validator";
-import { pinoHttp } from "pino-http";
 import type { Logger } from "../logging/logger.js";
-import { requestLogSerializers } from "../logging/request-log.js";
 import { mlflowServices, type Services } from "../core/services.js";
 import { errorHandler, sendError } from "./error-handler.js";
 import type { DispatchedHandler, HandlerTable } from "./operation-handler.js";
 import { normaliseRequest } from "./request-normalisation.js";
+import { requestLogging } from "./request-logging.js";
+import { sendJson } from "./json-response.js";
 import { mlflowDocument } from "./mlflow-documents.js";
 import { originOf } from "./request-origin.js";
 import { cacheValidatorRouteCompilation } from "./route-match-cache.js";
@@ -90,15 +90,8 @@ function dispatch(spec: SpecName, services: Services, handlers: HandlerTable): R
       res,
       mlflow,
     });
-    if (body !== undefined) res.status(200).json(body);
+    if (body !== undefined) sendJson(res, body, services.config.validateResponses);
   };
-}
-
-const isMadeUpStatusError = (error: Error): boolean => /^failed with status code \d+$/.test(error.message);
-
-function withoutErr(record: Record<string, unknown>): Record<string, unknown> {
-  const { err: _made_up, ...rest } = record;
-  return rest;
 }
 
 /** Builds the Express application: logging, aliases, per-revision validation and dispatch, errors. */
@@ -123,22 +116,7 @@ export function createApp({ services, logger, handlers }: AppOptions): Express {
   // The web UI (static files and client-side routes), with its own CSP, before authentication.
   app.use(webUi(services.config.webDir ?? defaultWebDirectory(), services.config.namespace));
   app.use(securityHeaders());
-  app.use(
-    pinoHttp({
-      logger,
-      // 503 (the database is away) is a warning: the outage itself is reported once, by the database
-      // watch. Other 5xx are errors; their causes are logged where they happen (error-handler.ts).
-      customLogLevel: (_req, res, err) =>
-        err || res.statusCode >= 500 ? (res.statusCode === 503 && !err ? "warn" : "error") : "info",
-      // pino-http makes up an Error("failed with status code N") with a stack trace for every 5xx
-      // answer; it says nothing the status does not, so the request line leaves it out.
-      customErrorObject: (_req, _res, error, record) => (isMadeUpStatusError(error) ? withoutErr(record) : record),
-      // One short record per request; the headers only when debugging.
-      serializers: requestLogSerializers(() => logger.isLevelEnabled("debug")),
-      // Never write the bearer token (or cookies) to the log.
-      redact: { paths: ["req.headers.authorization", "req.headers.cookie"], censor: "[redacted]" },
-    }),
-  );
+  app.use(requestLogging(logger));
   app.use(normaliseRequest(services.config.namespace));
   app.use(artifactPathAsOneSegment());
   // Before anything reads a body: without the token (when one is configured) only the health probes answer.

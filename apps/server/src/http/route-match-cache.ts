@@ -22,27 +22,33 @@ function validatorPathToRegexpModule(): { pathToRegexp: PathToRegexp & { [CACHED
   return createRequire(metadata)("path-to-regexp") as { pathToRegexp: PathToRegexp & { [CACHED]?: true } };
 }
 
+/** Whether the options have no keys but `sensitive` and `strict` (no array built: called per path and request). */
+function onlySensitiveAndStrict(options: Record<string, unknown>): boolean {
+  for (const key in options) if (key !== "sensitive" && key !== "strict") return false;
+  return true;
+}
+
 /** Installs the memo once per process; returns whether it is in place. */
 export function cacheValidatorRouteCompilation(): boolean {
   const mod = validatorPathToRegexpModule();
   if (mod.pathToRegexp[CACHED]) return true;
   const compile = mod.pathToRegexp;
-  const cache = new Map<string, ReturnType<PathToRegexp>>();
+  // One map per combination of the two options, keyed by the path itself: the validator passes the
+  // same path strings (its route map's keys) on every request, whose hashes V8 keeps, so a lookup
+  // builds no key.
+  const caches = [0, 1, 2, 3].map(() => new Map<string, ReturnType<PathToRegexp>>());
   const cached = Object.assign(
     (path: string, options?: Record<string, unknown>) => {
       // Only string paths with the options the validator passes are memoized; anything else goes
       // straight through.
-      if (
-        typeof path !== "string" ||
-        (options !== undefined && !Object.keys(options).every((k) => k === "sensitive" || k === "strict"))
-      ) {
+      if (typeof path !== "string" || (options !== undefined && !onlySensitiveAndStrict(options))) {
         return compile(path, options);
       }
-      const key = `${options?.sensitive === true ? "s" : "-"}${options?.strict === true ? "s" : "-"}${path}`;
-      let hit = cache.get(key);
+      const cache = caches[(options?.sensitive === true ? 2 : 0) + (options?.strict === true ? 1 : 0)];
+      let hit = cache.get(path);
       if (!hit) {
         hit = compile(path, options);
-        cache.set(key, hit);
+        cache.set(path, hit);
       }
       return hit;
     },

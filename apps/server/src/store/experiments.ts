@@ -1,6 +1,6 @@
 import type { Knex } from "knex";
 import type { ExperimentRecord, KeyValue } from "../domain/records.js";
-import { preparedFor } from "./prepared.js";
+import { runStatement } from "./prepared.js";
 import { toExperiment, type ExperimentRow } from "./rows.js";
 
 /** SQL for experiments and their tags. */
@@ -55,7 +55,8 @@ export async function insertDefaultExperiment(db: Knex, artifactLocation: string
 
 export async function setExperimentTag(db: Knex, id: number, tag: KeyValue, now: number): Promise<string | undefined> {
   const active = "EXISTS (SELECT 1 FROM experiment WHERE lifecycle_stage = 'active')";
-  const query = db.raw(
+  const result = await runStatement(
+    db,
     `WITH experiment AS (SELECT lifecycle_stage FROM experiments WHERE experiment_id = ? FOR UPDATE),
      tagged AS (
        INSERT INTO experiment_tags (experiment_id, key, value) SELECT ?, ?, ? WHERE ${active}
@@ -64,8 +65,8 @@ export async function setExperimentTag(db: Knex, id: number, tag: KeyValue, now:
      touched AS (UPDATE experiments SET last_update_time = ? WHERE experiment_id = ? AND ${active})
      SELECT lifecycle_stage FROM experiment`,
     [id, id, tag.key, tag.value, now, id],
+    "tracker_set_experiment_tag",
   );
-  const result = await preparedFor(query, "tracker_set_experiment_tag");
   return (result.rows as Array<{ lifecycle_stage: string }>)[0]?.lifecycle_stage;
 }
 

@@ -1,6 +1,6 @@
 import type { Knex } from "knex";
 import type { KeyValue } from "../domain/records.js";
-import { preparedFor } from "./prepared.js";
+import { inTransaction, runStatement, type Binding } from "./prepared.js";
 import type { RunRow } from "./rows.js";
 
 /**
@@ -19,8 +19,8 @@ const RUN_ACTIVE = "EXISTS (SELECT 1 FROM run WHERE lifecycle_stage = 'active')"
 /** The run's lifecycle stage as the statement saw it; undefined when there is no such run. */
 type Stage = string | undefined;
 
-async function firstRow<R>(query: Knex.Raw, name: string | undefined): Promise<R | undefined> {
-  const result = await preparedFor(query, name);
+async function firstRow<R>(db: Knex, sql: string, bindings: Binding[], name: string): Promise<R | undefined> {
+  const result = await runStatement(db, sql, bindings, name);
   return (result.rows as R[])[0];
 }
 
@@ -28,15 +28,14 @@ async function firstRow<R>(query: Knex.Raw, name: string | undefined): Promise<R
 export async function setRunTag(db: Knex, runId: string, tag: KeyValue, renameTo?: string): Promise<Stage> {
   const rename = renameTo !== undefined;
   const row = await firstRow<{ lifecycle_stage: string }>(
-    db.raw(
-      `WITH ${RUN_LOCKED},
+    db,
+    `WITH ${RUN_LOCKED},
        tagged AS (
          INSERT INTO tags (run_uuid, key, value) SELECT ?, ?, ? WHERE ${RUN_ACTIVE}
          ON CONFLICT (run_uuid, key) DO UPDATE SET value = excluded.value
        )${rename ? `,\n       renamed AS (UPDATE runs SET run_name = ? WHERE run_uuid = ? AND ${RUN_ACTIVE})` : ""}
        SELECT lifecycle_stage FROM run`,
-      [runId, runId, tag.key, tag.value, ...(rename ? [renameTo, runId] : [])],
-    ),
+    [runId, runId, tag.key, tag.value, ...(rename ? [renameTo, runId] : [])],
     rename ? "tracker_set_tag_rename" : "tracker_set_tag",
   );
   return row?.lifecycle_stage;
@@ -45,12 +44,11 @@ export async function setRunTag(db: Knex, runId: string, tag: KeyValue, renameTo
 /** Deletes a run's tag; `removed` tells whether there was one. */
 export async function deleteRunTag(db: Knex, runId: string, key: string): Promise<{ stage: Stage; removed: boolean }> {
   const row = await firstRow<{ lifecycle_stage: string; removed: boolean }>(
-    db.raw(
-      `WITH ${RUN_LOCKED},
+    db,
+    `WITH ${RUN_LOCKED},
        removed AS (DELETE FROM tags WHERE run_uuid = ? AND key = ? AND ${RUN_ACTIVE} RETURNING 1)
        SELECT lifecycle_stage, EXISTS (SELECT 1 FROM removed) AS removed FROM run`,
-      [runId, runId, key],
-    ),
+    [runId, runId, key],
     "tracker_delete_tag",
   );
   return { stage: row?.lifecycle_stage, removed: row?.removed === true };
@@ -68,15 +66,14 @@ export async function logRunParam(
   param: KeyValue,
 ): Promise<{ stage: Stage; stored: string | undefined }> {
   const row = await firstRow<{ lifecycle_stage: string; stored: string | null }>(
-    db.raw(
-      `WITH ${RUN_LOCKED},
+    db,
+    `WITH ${RUN_LOCKED},
        added AS (
          INSERT INTO params (run_uuid, key, value) SELECT ?, ?, ? WHERE ${RUN_ACTIVE}
          ON CONFLICT (run_uuid, key) DO NOTHING RETURNING value
        )
        SELECT lifecycle_stage, COALESCE((SELECT value FROM added), (SELECT value FROM params WHERE run_uuid = ? AND key = ?)) AS stored FROM run`,
-      [runId, runId, param.key, param.value, runId, param.key],
-    ),
+    [runId, runId, param.key, param.value, runId, param.key],
     "tracker_log_param",
   );
   if (row === undefined) return { stage: undefined, stored: undefined };
@@ -84,6 +81,56 @@ export async function logRunParam(
     return { stage: row.lifecycle_stage, stored: row.stored ?? undefined };
   const concurrent = await db("params").select("value").where({ run_uuid: runId, key: param.key }).first();
   return { stage: row.lifecycle_stage, stored: (concurrent as { value: string } | undefined)?.value };
+}
+
+/** Batches of up to this many params take a prepared statement (one per count). */
+const PREPARED_PARAMS = 16;
+
+/**
+ * Logs params unless their keys are there already, in one transaction: one statement locks the
+ * run (FOR SHARE), inserts the params whose keys are new when the run is active, and gives the
+ * value stored under each key; a second statement only when another request inserted one of the
+ * keys concurrently (its row is committed but not in the first statement's snapshot). `check`
+ * sees the stored values before the transaction commits: when it throws, nothing is written.
+ * Params are distinct by key.
+ */
+export async function logRunParams(
+  db: Knex,
+  runId: string,
+  params: KeyValue[],
+  check: (stage: Stage, stored: Map<string, string>) => void,
+): Promise<void> {
+  const given = params.map((_, i) => (i === 0 ? "(CAST(? AS text), CAST(? AS text))" : "(?, ?)")).join(", ");
+  const sql = `WITH ${RUN_LOCKED},
+     given (key, value) AS (VALUES ${given}),
+     added AS (
+       INSERT INTO params (run_uuid, key, value) SELECT ?, g.key, g.value FROM given g WHERE ${RUN_ACTIVE}
+       ON CONFLICT (run_uuid, key) DO NOTHING RETURNING key, value
+     )
+     SELECT r.lifecycle_stage, g.key, COALESCE(a.value, p.value) AS stored
+       FROM run r CROSS JOIN given g LEFT JOIN added a ON a.key = g.key
+       LEFT JOIN params p ON p.run_uuid = ? AND p.key = g.key`;
+  const bindings = [runId, ...params.flatMap((p) => [p.key, p.value]), runId, runId];
+  const name = params.length <= PREPARED_PARAMS ? `tracker_log_params_${params.length}` : undefined;
+  await inTransaction(db, async (run) => {
+    const rows = (await run(sql, bindings, name)) as Array<{
+      lifecycle_stage: string;
+      key: string;
+      stored: string | null;
+    }>;
+    const stage = rows[0]?.lifecycle_stage;
+    const stored = new Map<string, string>();
+    for (const r of rows) if (r.stored !== null) stored.set(r.key, r.stored);
+    if (stage === "active" && stored.size < params.length) {
+      const keys = params.map((p) => p.key);
+      const concurrent = (await run(
+        `SELECT key, value FROM params WHERE run_uuid = ? AND key IN (${keys.map(() => "?").join(", ")})`,
+        [runId, ...keys],
+      )) as KeyValue[];
+      for (const r of concurrent) stored.set(r.key, r.value);
+    }
+    check(stage, stored);
+  });
 }
 
 /** A run row with its tags aggregated as a JSON array ordered by key. */
@@ -104,9 +151,9 @@ export async function updateRunFields(
   changes: { status?: string; endTime?: number; runName?: string },
   runNameTag: string,
 ): Promise<{ stage: Stage; row?: RunRowWithTags }> {
-  const rows = await preparedFor(
-    db.raw(
-      `WITH updated AS (
+  const rows = await runStatement(
+    db,
+    `WITH updated AS (
          UPDATE runs SET status = COALESCE(CAST(? AS text), status), end_time = COALESCE(CAST(? AS bigint), end_time),
                          run_name = COALESCE(CAST(? AS text), run_name)
           WHERE run_uuid = ? AND lifecycle_stage = 'active' RETURNING *
@@ -118,16 +165,15 @@ export async function updateRunFields(
        SELECT s.lifecycle_stage AS stage, u.*,
               (SELECT COALESCE(json_agg(json_build_array(t.key, t.value) ORDER BY t.key), '[]') FROM tags t WHERE t.run_uuid = s.run_uuid) AS tags
          FROM runs s LEFT JOIN updated u ON true WHERE s.run_uuid = ?`,
-      [
-        changes.status ?? null,
-        changes.endTime ?? null,
-        changes.runName ?? null,
-        runId,
-        runNameTag,
-        changes.runName ?? null,
-        runId,
-      ],
-    ),
+    [
+      changes.status ?? null,
+      changes.endTime ?? null,
+      changes.runName ?? null,
+      runId,
+      runNameTag,
+      changes.runName ?? null,
+      runId,
+    ],
     "tracker_update_run",
   );
   const row = (rows.rows as Array<RunRowWithTags & { stage: string }>)[0];
@@ -137,6 +183,9 @@ export async function updateRunFields(
   const now = await db("runs").select("lifecycle_stage").where({ run_uuid: runId }).first();
   return { stage: (now as { lifecycle_stage: string } | undefined)?.lifecycle_stage ?? undefined };
 }
+
+/** Runs created with up to this many tags take a prepared statement (one per tag count). */
+const PREPARED_CREATE_TAGS = 16;
 
 /** A new run's row, without its artifact URI (made from the experiment's artifact location). */
 export type NewRunRow = Omit<RunRow, "artifact_uri" | "lifecycle_stage" | "end_time" | "status">;
@@ -159,7 +208,8 @@ export async function insertRunWithTags(
     unique.length === 0
       ? "SELECT CAST(NULL AS text) AS key, CAST(NULL AS text) AS value WHERE false"
       : `VALUES ${unique.map(() => "(CAST(? AS text), CAST(? AS text))").join(", ")}`;
-  const result = await db.raw(
+  const result = await runStatement(
+    db,
     `WITH experiment AS (SELECT lifecycle_stage, artifact_location FROM experiments WHERE experiment_id = ? FOR SHARE),
      given (key, value) AS (${given}),
      created AS (
@@ -182,6 +232,8 @@ export async function insertRunWithTags(
       row.start_time,
       artifactSuffix,
     ],
+    // One prepared statement per number of tags (a run is created with a few system tags).
+    unique.length <= PREPARED_CREATE_TAGS ? `tracker_create_run_${unique.length}` : undefined,
   );
   const out = (result.rows as Array<RunRowWithTags & { experiment_stage: string }>)[0];
   if (out === undefined) return { experimentStage: undefined };

@@ -1,7 +1,7 @@
 import type { Knex } from "knex";
 import type { KeyValue, MetricRecord, RunRecord } from "../domain/records.js";
 import { ROLLUP_UPSERT_CTES } from "./metric-rollups.js";
-import { preparedFor } from "./prepared.js";
+import { runStatement } from "./prepared.js";
 import { toMetric, toRunInfo, type RunRow } from "./rows.js";
 
 /** SQL for runs and their params, tags and metrics. */
@@ -57,7 +57,8 @@ export async function loadRuns(db: Knex, ids: string[], columns?: RunColumns): P
         bindings: [...tagKeys.bindings, systemTags as string],
       }
     : tagKeys;
-  const query = db.raw(
+  const result = await runStatement(
+    db,
     `SELECT r.*,
        (SELECT COALESCE(json_agg(json_build_array(p.key, p.value) ORDER BY p.key), '[]') FROM params p WHERE p.run_uuid = r.run_uuid${params.sql}) AS params,
        (SELECT COALESCE(json_agg(json_build_array(t.key, t.value) ORDER BY t.key), '[]') FROM tags t WHERE t.run_uuid = r.run_uuid${tags.sql}) AS tags,
@@ -65,8 +66,8 @@ export async function loadRuns(db: Knex, ids: string[], columns?: RunColumns): P
           FROM latest_metrics m WHERE m.run_uuid = r.run_uuid${metrics.sql}) AS metrics
      FROM runs r WHERE r.run_uuid IN (${ids.map(() => "?").join(", ")})`,
     [...params.bindings, ...tags.bindings, ...metrics.bindings, ...ids],
+    ids.length === 1 && !columns ? "tracker_load_run" : undefined,
   );
-  const result = await preparedFor(query, ids.length === 1 && !columns ? "tracker_load_run" : undefined);
   const byId = new Map((result.rows as RunWithDataRow[]).map((r) => [r.run_uuid, r]));
   return ids.flatMap((id) => {
     const row = byId.get(id);
@@ -181,16 +182,6 @@ export async function insertMetrics(db: Knex, runId: string, metrics: MetricReco
   // Points with a model or dataset (MLflow 3) take a wider statement; without them the statement
   // (and its prepared plan) is the one it always was.
   const linked = points.some(isLinked);
-  // The first row's casts give the VALUES columns their types; the other rows' parameters follow.
-  const rows = points.map((_, i) =>
-    linked
-      ? i === 0
-        ? "(?, CAST(? AS double precision), CAST(? AS bigint), CAST(? AS bigint), CAST(? AS text), CAST(? AS text), CAST(? AS text))"
-        : "(?, ?, ?, ?, ?, ?, ?)"
-      : i === 0
-        ? "(?, CAST(? AS double precision), CAST(? AS bigint), CAST(? AS bigint))"
-        : "(?, ?, ?, ?)",
-  );
   const valueBindings: Array<string | number | null> = [];
   for (const m of points) {
     valueBindings.push(m.key, doubleParameter(m.value), m.timestamp, m.step);
@@ -200,11 +191,52 @@ export async function insertMetrics(db: Knex, runId: string, metrics: MetricReco
   const bindings = linked
     ? [runId, ...valueBindings, runId, runId, runId, runId]
     : [runId, runId, ...valueBindings, runId, runId];
+  const { sql, name } = metricInsertStatement(points.length, linked);
+  const result = await runStatement(db, sql, bindings, name);
+  return (result.rows as Array<{ lifecycle_stage: string }>)[0]?.lifecycle_stage;
+}
+
+/**
+ * Batches of up to this many points have their statement built once and prepared by name (one
+ * prepared statement per size and connection); larger ones are built per request.
+ */
+const PREPARED_BATCH_POINTS = 32;
+const metricInsertStatements = new Map<string, { sql: string; name?: string }>();
+
+/** insertMetrics' statement for `count` points, with or without MLflow 3's linkage columns. */
+function metricInsertStatement(count: number, linked: boolean): { sql: string; name?: string } {
+  if (count > PREPARED_BATCH_POINTS) return { sql: metricInsertSql(count, linked) };
+  const id = `${linked ? "linked_" : ""}${count}`;
+  let statement = metricInsertStatements.get(id);
+  if (statement === undefined) {
+    // The single-point names are the ones these statements always had.
+    const name =
+      count === 1
+        ? linked
+          ? "tracker_insert_linked_metric"
+          : "tracker_insert_metric"
+        : `tracker_insert_${linked ? "linked_" : ""}metrics_${count}`;
+    statement = { sql: metricInsertSql(count, linked), name };
+    metricInsertStatements.set(id, statement);
+  }
+  return statement;
+}
+
+function metricInsertSql(count: number, linked: boolean): string {
+  // The first row's casts give the VALUES columns their types; the other rows' parameters follow.
+  const rows = Array.from({ length: count }, (_, i) =>
+    linked
+      ? i === 0
+        ? "(?, CAST(? AS double precision), CAST(? AS bigint), CAST(? AS bigint), CAST(? AS text), CAST(? AS text), CAST(? AS text))"
+        : "(?, ?, ?, ?, ?, ?, ?)"
+      : i === 0
+        ? "(?, CAST(? AS double precision), CAST(? AS bigint), CAST(? AS bigint))"
+        : "(?, ?, ?, ?)",
+  );
   const values = linked
     ? `(VALUES ${rows.join(", ")}) AS v (key, value, timestamp, step, model_id, dataset_name, dataset_digest)`
     : `(VALUES ${rows.join(", ")}) AS v (key, value, timestamp, step)`;
-  const query = db.raw(
-    `WITH run AS (SELECT lifecycle_stage${linked ? ", experiment_id" : ""} FROM runs WHERE run_uuid = ? FOR SHARE),
+  return `WITH run AS (SELECT lifecycle_stage${linked ? ", experiment_id" : ""} FROM runs WHERE run_uuid = ? FOR SHARE),
      ${linked ? `given AS (SELECT * FROM ${values}),` : ""}
      inserted AS (
        INSERT INTO metrics (run_uuid, key, value, timestamp, step${linked ? ", model_id, dataset_name, dataset_digest" : ""})
@@ -228,14 +260,7 @@ export async function insertMetrics(db: Knex, runId: string, metrics: MetricReco
          last_step = CASE WHEN excluded.last_id > t.last_id THEN excluded.last_step ELSE t.last_step END,
          last_id = GREATEST(t.last_id, excluded.last_id)
      ),${ROLLUP_UPSERT_CTES}
-     SELECT lifecycle_stage FROM run`,
-    bindings,
-  );
-  const result = await preparedFor(
-    query,
-    points.length === 1 ? (linked ? "tracker_insert_linked_metric" : "tracker_insert_metric") : undefined,
-  );
-  return (result.rows as Array<{ lifecycle_stage: string }>)[0]?.lifecycle_stage;
+     SELECT lifecycle_stage FROM run`;
 }
 
 /**
@@ -315,15 +340,13 @@ export async function runInfosOfExperiment(
   activeOnly: boolean,
   limit: number,
 ): Promise<Array<Pick<RunRecord, "info" | "tags">>> {
-  const query = db.raw(
+  const result = await runStatement(
+    db,
     `SELECT r.*,
        (SELECT COALESCE(json_agg(json_build_array(t.key, t.value) ORDER BY t.key), '[]') FROM tags t WHERE t.run_uuid = r.run_uuid) AS tags
      FROM runs r WHERE r.experiment_id = ?${activeOnly ? " AND r.lifecycle_stage = 'active'" : ""}
      ORDER BY r.start_time DESC, r.run_uuid ASC LIMIT ?`,
     [experimentId, limit],
-  );
-  const result = await preparedFor(
-    query,
     activeOnly ? "tracker_experiment_runs_active" : "tracker_experiment_runs_all",
   );
   return (result.rows as RunWithTagsRow[]).map((row) => ({

@@ -1,0 +1,130 @@
+import type { BenchResult } from "./bench.js";
+import { rate, ratio } from "./format.js";
+import type { TargetCheck } from "./report.js";
+import { MLFLOW_PREFIX, WRITES } from "./scenarios.js";
+import { TARGETS } from "./settings.js";
+
+/**
+ * Server CPU per request (issue 33): CPU time (user + system) of the server's processes over the
+ * measured window, divided by the requests completed in it. Unlike req/s it does not depend on how
+ * many cores the server, PostgreSQL and the load generator share.
+ */
+
+/** Microseconds of CPU per request from a CPU share (percent of one core) and a request rate. */
+export const micros = (cpuPercent: number, requestsPerSecond: number): number =>
+  requestsPerSecond > 0 ? (cpuPercent * 1e4) / requestsPerSecond : NaN;
+
+const us = (x: number) => (Number.isFinite(x) ? x.toFixed(0) : "-");
+
+const isWrite = (name: string) => WRITES.has(name.startsWith(MLFLOW_PREFIX) ? name.slice(MLFLOW_PREFIX.length) : name);
+
+function calibrationMicros(result: BenchResult): number {
+  const c = result.calibration;
+  return c ? micros(c.cpu.server, c.summary.requestsPerSecond) : NaN;
+}
+
+function baselineOf(result: BenchResult, name: string) {
+  return result.baseline?.results.find((b) => b.name === name);
+}
+
+export function cpuPerRequestTargets(result: BenchResult): TargetCheck[] {
+  const checks: TargetCheck[] = [];
+  const bare = calibrationMicros(result);
+  const find = (name: string) => result.results.find((r) => r.scenario.name === name);
+  for (const name of TARGETS.cpuOfCalibration.scenarios) {
+    const r = find(name);
+    if (!r || !Number.isFinite(bare)) continue;
+    const mine = micros(r.cpu.server, r.tracker.requestsPerSecond);
+    checks.push({
+      target: `${name}: server CPU per request <= ${TARGETS.cpuOfCalibration.ratio}x the bare Express route's`,
+      measured: `${us(mine)} vs ${us(bare)} µs = ${ratio(mine / bare)}`,
+      met: mine <= TARGETS.cpuOfCalibration.ratio * bare,
+    });
+  }
+  for (const r of result.results) {
+    const b = baselineOf(result, r.scenario.name);
+    if (!b) continue;
+    const mine = micros(r.cpu.server, r.tracker.requestsPerSecond);
+    const before = micros(b.cpu.server, b.summary.requestsPerSecond);
+    if (isWrite(r.scenario.name))
+      checks.push({
+        target: `${r.scenario.name}: server CPU per request <= ${TARGETS.writeCpuOfBaseline}x the baseline build's`,
+        measured: `${us(mine)} vs ${us(before)} µs = ${ratio(mine / before)}`,
+        met: mine <= TARGETS.writeCpuOfBaseline * before,
+      });
+    checks.push({
+      target: `${r.scenario.name}: req/s no lower than the baseline build's (${TARGETS.rateOfBaseline}x allowed for noise)`,
+      measured: `${rate(r.tracker.requestsPerSecond)} vs ${rate(b.summary.requestsPerSecond)} req/s = ${ratio(r.tracker.requestsPerSecond / b.summary.requestsPerSecond)}`,
+      met: r.tracker.requestsPerSecond >= TARGETS.rateOfBaseline * b.summary.requestsPerSecond,
+    });
+  }
+  for (const name of TARGETS.cpuBelowPostgres) {
+    const r = find(name);
+    if (!r) continue;
+    const server = micros(r.cpu.server, r.tracker.requestsPerSecond);
+    const postgres = micros(r.cpu.postgres, r.tracker.requestsPerSecond);
+    checks.push({
+      target: `${name}: server CPU per request <= PostgreSQL's for the same request`,
+      measured: `${us(server)} vs ${us(postgres)} µs = ${ratio(server / postgres)}`,
+      met: server <= postgres,
+    });
+  }
+  for (const s of result.scale) {
+    const one = s.byWorkers.find((w) => w.workers === 1);
+    if (!one) continue;
+    const base = micros(one.cpu.server, one.summary.requestsPerSecond);
+    for (const w of s.byWorkers.filter((x) => x.workers > 1)) {
+      const mine = micros(w.cpu.server, w.summary.requestsPerSecond);
+      checks.push({
+        target: `${s.name}: server CPU per request with ${w.workers} workers <= ${TARGETS.workersCpuRatio}x 1 worker's`,
+        measured: `${us(mine)} vs ${us(base)} µs = ${ratio(mine / base)}`,
+        met: mine <= TARGETS.workersCpuRatio * base,
+      });
+    }
+  }
+  return checks;
+}
+
+/** The section "Server CPU per request" of docs/benchmarks.md. */
+export function cpuPerRequestMarkdown(result: BenchResult): string[] {
+  const bare = calibrationMicros(result);
+  const withBaseline = result.baseline !== undefined;
+  const header = [
+    "scenario",
+    "req/s",
+    "server CPU µs/req",
+    "PostgreSQL CPU µs/req",
+    "server / bare route",
+    ...(withBaseline ? ["baseline req/s", "baseline server CPU µs/req", "server CPU vs baseline"] : []),
+  ];
+  const rows = result.results.map((r) => {
+    const mine = micros(r.cpu.server, r.tracker.requestsPerSecond);
+    const b = baselineOf(result, r.scenario.name);
+    const before = b ? micros(b.cpu.server, b.summary.requestsPerSecond) : NaN;
+    return [
+      r.scenario.name,
+      rate(r.tracker.requestsPerSecond),
+      us(mine),
+      us(micros(r.cpu.postgres, r.tracker.requestsPerSecond)),
+      ratio(mine / bare),
+      ...(withBaseline ? [b ? rate(b.summary.requestsPerSecond) : "-", us(before), ratio(mine / before)] : []),
+    ];
+  });
+  const lines = [
+    "## Server CPU per request",
+    "",
+    "CPU time (user + system) of the server's process over the measured HTTP run, divided by the requests it completed;",
+    "PostgreSQL's likewise (its whole cluster). Unlike req/s, this does not depend on how many cores the server, PostgreSQL",
+    `and the load generator share. The bare Express route (calibration) cost ${us(bare)} µs of server CPU a request in this run.`,
+    "Scenarios named `mlflow:` send the same requests to MLflow's paths (`/api/2.0/mlflow/...`).",
+  ];
+  if (result.baseline)
+    lines.push(
+      `Baseline: the same scenarios over HTTP on another build, \`${result.baseline.cli}\`, one worker, measured in the same run`,
+      "after this build's (`--baseline`).",
+    );
+  lines.push("", `| ${header.join(" | ")} |`, `|${header.map((_, i) => (i === 0 ? "---" : "---:")).join("|")}|`);
+  for (const row of rows) lines.push(`| ${row.join(" | ")} |`);
+  lines.push("");
+  return lines;
+}
