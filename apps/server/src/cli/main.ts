@@ -82,6 +82,9 @@ function byteSizeOption(value: string): number {
   }
 }
 
+/** Exit code of `tracker server` when its embedded PostgreSQL died and could not be restarted. */
+export const EXIT_DATABASE_LOST = 3;
+
 /** Set by the primary for its workers: the embedded PostgreSQL it started, and how to name it. */
 const SHARED_URL = "TRACKER_EMBEDDED_DATABASE_URL";
 const SHARED_DESCRIPTION = "TRACKER_EMBEDDED_DATABASE_DESCRIPTION";
@@ -90,7 +93,11 @@ const SHARED_DESCRIPTION = "TRACKER_EMBEDDED_DATABASE_DESCRIPTION";
 async function embeddedFor(config: TrackerConfig, logger: Logger): Promise<EmbeddedChoice | undefined> {
   if (config.databaseUrl) return undefined;
   try {
-    return await startEmbeddedDatabase(config, logger);
+    return await startEmbeddedDatabase(config, logger, {
+      // It cannot come back by itself (the reason was logged): exit non-zero, so that whatever
+      // supervises tracker (systemd, an orchestrator) restarts it, instead of answering 503 forever.
+      onGiveUp: () => process.exit(EXIT_DATABASE_LOST),
+    });
   } catch (err) {
     fail(`cannot start the embedded database: ${errorText(err)}`);
   }
