@@ -146,7 +146,12 @@ describe("embedded PostgreSQL supervision", () => {
     let gaveUp: Error | undefined;
     const server = await start(dir, {
       logger,
-      supervision: { restartDelaysMs: [10, 20, 40], onGiveUp: (reason) => void (gaveUp = reason) },
+      supervision: {
+        restartDelaysMs: [10, 20, 40],
+        onGiveUp: (reason) => {
+          gaveUp = reason;
+        },
+      },
     });
     // A setting PostgreSQL does not know: every start fails from now on.
     fs.appendFileSync(path.join(dir, "postgresql.auto.conf"), "\nno_such_setting = 1\n");
