@@ -1,5 +1,13 @@
 import { Command, CommanderError, InvalidArgumentError } from "commander";
-import { ConfigError, parseByteSize, type TrackerConfig } from "../config/config.js";
+import {
+  ConfigError,
+  DEFAULT_DB_ACQUIRE_TIMEOUT_MS,
+  DEFAULT_READINESS_TIMEOUT_MS,
+  DEFAULT_STATEMENT_TIMEOUT_MS,
+  parseByteSize,
+  parseDuration,
+  type TrackerConfig,
+} from "../config/config.js";
 import { startEmbeddedDatabase, type EmbeddedChoice } from "../db/embedded-database.js";
 import { createLogger, type Logger } from "../logging/logger.js";
 import { openDatabase, startServer, type RunningServer, type StartOptions } from "../server.js";
@@ -69,9 +77,34 @@ function withServerFlags(cmd: Command): Command {
       "without a postgresql:// URL: auto (PostgreSQL from the bundled binaries where they run, else PGlite; an existing PGlite data dir stays PGlite), postgres or pglite (env TRACKER_EMBEDDED_DATABASE; default auto)",
     )
     .option(
+      "--statement-timeout <duration>",
+      `longest a database statement may run (lock waits included), e.g. 30s or 500ms; 0 for no limit; not on PGlite (env TRACKER_STATEMENT_TIMEOUT; default ${DEFAULT_STATEMENT_TIMEOUT_MS / 1000}s)`,
+      durationOption(0),
+    )
+    .option(
+      "--db-acquire-timeout <duration>",
+      `longest a request waits for a free database connection (env TRACKER_DB_ACQUIRE_TIMEOUT; default ${DEFAULT_DB_ACQUIRE_TIMEOUT_MS / 1000}s)`,
+      durationOption(1),
+    )
+    .option(
+      "--readiness-timeout <duration>",
+      `longest /health/ready waits for the database before answering 503 (env TRACKER_READINESS_TIMEOUT; default ${DEFAULT_READINESS_TIMEOUT_MS / 1000}s)`,
+      durationOption(1),
+    )
+    .option(
       "--log-format <format>",
       "auto (human lines on a terminal, JSON lines otherwise), json or pretty (env TRACKER_LOG_FORMAT; default auto)",
     );
+}
+
+function durationOption(min: number) {
+  return (value: string): number => {
+    try {
+      return parseDuration(value, "the duration", min);
+    } catch (err) {
+      throw new InvalidArgumentError(errorText(err));
+    }
+  };
 }
 
 function byteSizeOption(value: string): number {
