@@ -3,7 +3,14 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { setTimeout as sleep } from "node:timers/promises";
-import { processAlive as alive, runCli, startServerProcess, type ServerProcess } from "@tracker/testing";
+import {
+  processAlive as alive,
+  childProcesses,
+  commandLineOf,
+  runCli,
+  startServerProcess,
+  type ServerProcess,
+} from "@tracker/testing";
 import { WATCHDOG_NAME } from "../db/postmaster-watchdog.js";
 import { EXIT_DATABASE_LOST } from "./main.js";
 
@@ -32,30 +39,6 @@ async function until(condition: () => boolean | Promise<boolean>, timeoutMs: num
     await sleep(50);
   }
 }
-
-/** Processes whose parent is `parent` (Linux: /proc). */
-const childrenOf = (parent: number): number[] =>
-  fs
-    .readdirSync("/proc")
-    .filter((entry) => /^\d+$/.test(entry))
-    .filter((pid) => {
-      try {
-        // `pid (comm) state ppid ...`: the fields after the last ")".
-        const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
-        return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]) === parent;
-      } catch {
-        return false;
-      }
-    })
-    .map(Number);
-
-const commandOf = (pid: number): string => {
-  try {
-    return fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").replaceAll("\0", " ");
-  } catch {
-    return "";
-  }
-};
 
 async function post(server: ServerProcess, operation: string, body: unknown): Promise<Record<string, unknown>> {
   const response = await fetch(`${server.url}/api/2.0/tracker/${operation}`, {
@@ -122,7 +105,7 @@ describe("tracker server on the embedded default (PostgreSQL from the npm binari
       const first = await startServerProcess(["--backend-store-uri", dataDir], { env: DEFAULT });
       try {
         await post(first, "experiments/create", { name: "before-the-crash" });
-        const watchdogs = childrenOf(first.child.pid!).filter((pid) => commandOf(pid).includes(WATCHDOG_NAME));
+        const watchdogs = childProcesses(first.child.pid!).filter((pid) => commandLineOf(pid).includes(WATCHDOG_NAME));
         expect(watchdogs).toHaveLength(1);
         process.kill(watchdogs[0]!, "SIGKILL");
       } finally {

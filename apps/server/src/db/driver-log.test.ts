@@ -42,7 +42,7 @@ describe("database driver messages", () => {
   it("do not call a busy pool (no free connection in time) an outage", () => {
     const { logger, records } = jsonSink();
     const log = driverLog(logger);
-    for (const cause of ["TimeoutError: operation timed out for an unknown reason", "TimeoutError"])
+    for (const cause of ["Error: operation timed out for an unknown reason", "TimeoutError"])
       log.log.warn!(`Acquire connection error: ${cause}\n    at PendingOperation.js:18:27`);
     expect(records.filter((r) => (r.level as number) >= 40)).toEqual([]);
     expect(records.map((r) => r.msg)).toEqual([

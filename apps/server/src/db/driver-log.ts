@@ -20,7 +20,7 @@ const CONNECTION_FAILURE = /^(Acquire connection error|Connection Error)/;
  * The pool's own timeout with no failed connection attempt behind it: every connection was busy
  * (a lock wait, a slow database). Not an outage; the request's answer says it (error-handler.ts).
  */
-const POOL_BUSY = /^TimeoutError(: operation timed out for an unknown reason)?$/;
+const POOL_BUSY = /^(TimeoutError: )?operation timed out for an unknown reason$|^TimeoutError$/;
 
 const firstLine = (message: unknown): string =>
   String(message instanceof Error ? message.message : message)
