@@ -27,18 +27,38 @@ export interface RunningServer {
 export async function openDatabase(config: TrackerConfig, logger?: Logger): Promise<Database> {
   const database = config.databaseUrl
     ? {
-        ...connectDatabase({ databaseUrl: config.databaseUrl, logger }),
+        ...connectDatabase({ ...postgresOptions(config), databaseUrl: config.databaseUrl, logger }),
         description: `PostgreSQL ${redactUrl(config.databaseUrl)}`,
       }
     : await openEmbeddedDatabase(config, logger);
   try {
-    await migrateLatest(database.knex);
+    await migrate(database, logger);
     await ensureDefaultExperiment(database.knex, config);
   } catch (err) {
     await database.close().catch(() => undefined);
     throw err;
   }
   return database;
+}
+
+/** The pool's timeouts from the configuration. */
+const postgresOptions = (config: TrackerConfig) => ({
+  statementTimeoutMs: config.statementTimeoutMs,
+  acquireTimeoutMs: config.dbAcquireTimeoutMs,
+});
+
+/**
+ * Applies pending migrations. On PostgreSQL over a connection of its own without the statement
+ * timeout: a migration rewrites whole tables, and may take longer than any request should.
+ */
+async function migrate(database: Database, logger?: Logger): Promise<void> {
+  if (!database.url) return migrateLatest(database.knex);
+  const untimed = connectDatabase({ databaseUrl: database.url, poolMax: 1, statementTimeoutMs: 0, logger });
+  try {
+    await migrateLatest(untimed.knex);
+  } finally {
+    await untimed.close();
+  }
 }
 
 /** The embedded database (see db/embedded-database.ts), stopped when the pool closes. */
@@ -48,7 +68,7 @@ async function openEmbeddedDatabase(config: TrackerConfig, logger?: Logger): Pro
     seedFromTemplate(embedded.dir);
     return { ...connectDatabase({ pgliteDir: embedded.dir, logger }), description: embedded.description };
   }
-  const database = connectDatabase({ databaseUrl: embedded.server.url, logger });
+  const database = connectDatabase({ ...postgresOptions(config), databaseUrl: embedded.server.url, logger });
   return {
     ...database,
     description: embedded.description,

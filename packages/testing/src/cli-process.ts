@@ -24,6 +24,34 @@ export function processAlive(pid: number): boolean {
   }
 }
 
+/** The processes whose parent is `parent` (Linux: read from /proc; elsewhere none). */
+export function childProcesses(parent: number): number[] {
+  let entries: string[];
+  try {
+    entries = fs.readdirSync("/proc").filter((entry) => /^\d+$/.test(entry));
+  } catch {
+    return [];
+  }
+  return entries.map(Number).filter((pid) => {
+    try {
+      // `pid (comm) state ppid ...`: the fields after the last ")".
+      const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+      return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]) === parent;
+    } catch {
+      return false; // exited meanwhile
+    }
+  });
+}
+
+/** A process's command line (Linux: /proc), arguments separated by spaces; "" when unknown. */
+export function commandLineOf(pid: number): string {
+  try {
+    return fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").replaceAll("\0", " ").trim();
+  } catch {
+    return "";
+  }
+}
+
 export interface CliRun {
   code: number | null;
   stdout: string;

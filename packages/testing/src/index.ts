@@ -22,6 +22,8 @@ export {
   startServerProcess,
   backendStore,
   processAlive,
+  childProcesses,
+  commandLineOf,
   type CliRun,
   type ServerProcess,
   type ServerProcessOptions,

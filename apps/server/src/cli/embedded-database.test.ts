@@ -2,7 +2,17 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { processAlive as alive, runCli, startServerProcess, type ServerProcess } from "@tracker/testing";
+import { setTimeout as sleep } from "node:timers/promises";
+import {
+  processAlive as alive,
+  childProcesses,
+  commandLineOf,
+  runCli,
+  startServerProcess,
+  type ServerProcess,
+} from "@tracker/testing";
+import { WATCHDOG_NAME } from "../db/postmaster-watchdog.js";
+import { EXIT_DATABASE_LOST } from "./main.js";
 
 /** `tracker server` on a folder with no database URL: the embedded default, as a user runs it. */
 
@@ -21,6 +31,14 @@ const postmasterPid = (dataDir: string): number | undefined => {
     return undefined;
   }
 };
+
+async function until(condition: () => boolean | Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`not within ${timeoutMs} ms: ${what}`);
+    await sleep(50);
+  }
+}
 
 async function post(server: ServerProcess, operation: string, body: unknown): Promise<Record<string, unknown>> {
   const response = await fetch(`${server.url}/api/2.0/tracker/${operation}`, {
@@ -48,9 +66,10 @@ const startupLine = (server: ServerProcess) =>
     .map((line) => JSON.parse(line) as { database: string; databaseKind: string; workers: number })[0];
 
 describe("tracker server on the embedded default (PostgreSQL from the npm binaries)", () => {
-  it("creates its database on first start, says so, keeps the data, recovers after SIGKILL and leaves no process after a clean stop", async () => {
+  it("creates its database on first start, says so, keeps the data; its PostgreSQL stops when tracker is SIGKILLed", async () => {
     const dataDir = path.join(root, "lifecycle");
     const first = await startServerProcess(["--backend-store-uri", dataDir], { env: DEFAULT });
+    let postmaster: number | undefined;
     try {
       expect(first.output()).toContain("embedded PostgreSQL: creating a new database");
       expect(startupLine(first)).toMatchObject({
@@ -58,27 +77,108 @@ describe("tracker server on the embedded default (PostgreSQL from the npm binari
         database: expect.stringMatching(/^PostgreSQL 18 \(embedded, pid \d+\) in /),
       });
       await post(first, "experiments/create", { name: "before-the-crash" });
+      postmaster = postmasterPid(dataDir);
     } finally {
-      first.kill(); // SIGKILL: tracker cannot stop its PostgreSQL
+      first.kill(); // SIGKILL: tracker cannot stop its PostgreSQL, its watchdog does
       await first.exited;
     }
-    const orphan = postmasterPid(dataDir);
-    expect(orphan).toBeGreaterThan(0);
-    expect(alive(orphan!)).toBe(true);
+    expect(postmaster).toBeGreaterThan(0);
+    await until(() => !alive(postmaster!), 15_000, "the postmaster of a SIGKILLed tracker exits");
+    expect(postmasterPid(dataDir)).toBeUndefined(); // a clean (fast) shutdown removes its pid file
 
     const second = await startServerProcess(["--backend-store-uri", dataDir], { env: DEFAULT });
     try {
-      expect(second.output()).toContain("stopping the server an earlier tracker process left running");
       expect(second.output()).not.toContain("creating a new database");
-      expect(alive(orphan!)).toBe(false);
+      expect(second.output()).not.toContain("stopping the server an earlier tracker process left running");
       expect(await getExperiment(second, "before-the-crash")).toBe(200);
     } finally {
       expect(await second.stop()).toBe(0);
     }
-    const last = postmasterPid(dataDir);
-    expect(last).toBeUndefined(); // PostgreSQL removes its pid file when it has stopped
+    expect(postmasterPid(dataDir)).toBeUndefined(); // PostgreSQL removes its pid file when it has stopped
     expect(second.output()).not.toMatch(/"level":(50|60)/);
   });
+
+  it.runIf(process.platform === "linux")(
+    "stops a PostgreSQL left running (tracker and its watchdog SIGKILLed) at the next start",
+    async () => {
+      const dataDir = path.join(root, "leftover");
+      const first = await startServerProcess(["--backend-store-uri", dataDir], { env: DEFAULT });
+      try {
+        await post(first, "experiments/create", { name: "before-the-crash" });
+        const watchdogs = childProcesses(first.child.pid!).filter((pid) => commandLineOf(pid).includes(WATCHDOG_NAME));
+        expect(watchdogs).toHaveLength(1);
+        process.kill(watchdogs[0]!, "SIGKILL");
+      } finally {
+        first.kill();
+        await first.exited;
+      }
+      const orphan = postmasterPid(dataDir);
+      expect(orphan).toBeGreaterThan(0);
+      expect(alive(orphan!)).toBe(true);
+
+      const second = await startServerProcess(["--backend-store-uri", dataDir], { env: DEFAULT });
+      try {
+        expect(second.output()).toContain("stopping the server an earlier tracker process left running");
+        expect(alive(orphan!)).toBe(false);
+        expect(await getExperiment(second, "before-the-crash")).toBe(200);
+      } finally {
+        expect(await second.stop()).toBe(0);
+      }
+    },
+  );
+
+  it("restarts a PostgreSQL killed with SIGKILL: 503 with Retry-After meanwhile, then served again", async () => {
+    const dataDir = path.join(root, "postmaster-crash");
+    const server = await startServerProcess(["--backend-store-uri", dataDir], { env: DEFAULT });
+    try {
+      await post(server, "experiments/create", { name: "before-the-crash" });
+      const first = postmasterPid(dataDir)!;
+      process.kill(first, "SIGKILL");
+      const seen: Array<{ status: number; retryAfter: string | null }> = [];
+      await until(
+        async () => {
+          const ready = await fetch(`${server.url}/health/ready`);
+          seen.push({ status: ready.status, retryAfter: ready.headers.get("retry-after") });
+          return ready.status === 200;
+        },
+        30_000,
+        "ready again",
+      );
+      const down = seen.filter((answer) => answer.status !== 200);
+      expect(down.length).toBeGreaterThan(0);
+      expect(down.every((answer) => answer.status === 503 && /^\d+$/.test(answer.retryAfter ?? ""))).toBe(true);
+      expect(postmasterPid(dataDir)).not.toBe(first);
+      expect(await getExperiment(server, "before-the-crash")).toBe(200);
+      await post(server, "experiments/create", { name: "after-the-crash" });
+      expect((await fetch(`${server.url}/health/live`)).status).toBe(200);
+      const said = (msg: string) =>
+        server
+          .output()
+          .split("\n")
+          .filter((line) => line.includes(`"msg":"${msg}"`));
+      expect(said("embedded PostgreSQL exited unexpectedly: answering 503 while it restarts")).toHaveLength(1);
+      expect(said("embedded PostgreSQL restarted")).toHaveLength(1);
+    } finally {
+      expect(await server.stop()).toBe(0);
+    }
+    expect(postmasterPid(dataDir)).toBeUndefined();
+  });
+
+  it("exits non-zero when its PostgreSQL cannot come back, so that a supervisor restarts tracker", async () => {
+    const dataDir = path.join(root, "postmaster-lost");
+    const server = await startServerProcess(["--backend-store-uri", dataDir], { env: DEFAULT });
+    try {
+      // A setting PostgreSQL does not know: every restart fails.
+      fs.appendFileSync(path.join(dataDir, "postgres", "postgresql.auto.conf"), "\nno_such_setting = 1\n");
+      process.kill(postmasterPid(dataDir)!, "SIGKILL");
+      // The default tries take about 24 s.
+      const exited = await Promise.race([server.exited, sleep(60_000).then(() => undefined)]);
+      expect(exited, server.output().slice(-3000)).toEqual({ code: EXIT_DATABASE_LOST, signal: null });
+      expect(server.output()).toContain("embedded PostgreSQL did not come back after 7 tries: giving up");
+    } finally {
+      server.kill();
+    }
+  }, 90_000);
 
   it("serves --workers 2 from one embedded PostgreSQL and stops it after the workers", async () => {
     const dataDir = path.join(root, "workers");

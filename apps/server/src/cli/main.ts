@@ -1,5 +1,13 @@
 import { Command, CommanderError, InvalidArgumentError } from "commander";
-import { ConfigError, parseByteSize, type TrackerConfig } from "../config/config.js";
+import {
+  ConfigError,
+  DEFAULT_DB_ACQUIRE_TIMEOUT_MS,
+  DEFAULT_READINESS_TIMEOUT_MS,
+  DEFAULT_STATEMENT_TIMEOUT_MS,
+  parseByteSize,
+  parseDuration,
+  type TrackerConfig,
+} from "../config/config.js";
 import { startEmbeddedDatabase, type EmbeddedChoice } from "../db/embedded-database.js";
 import { createLogger, type Logger } from "../logging/logger.js";
 import { openDatabase, startServer, type RunningServer, type StartOptions } from "../server.js";
@@ -69,9 +77,34 @@ function withServerFlags(cmd: Command): Command {
       "without a postgresql:// URL: auto (PostgreSQL from the bundled binaries where they run, else PGlite; an existing PGlite data dir stays PGlite), postgres or pglite (env TRACKER_EMBEDDED_DATABASE; default auto)",
     )
     .option(
+      "--statement-timeout <duration>",
+      `longest a database statement may run (lock waits included), e.g. 30s or 500ms; 0 for no limit; not on PGlite (env TRACKER_STATEMENT_TIMEOUT; default ${DEFAULT_STATEMENT_TIMEOUT_MS / 1000}s)`,
+      durationOption(0),
+    )
+    .option(
+      "--db-acquire-timeout <duration>",
+      `longest a request waits for a free database connection (env TRACKER_DB_ACQUIRE_TIMEOUT; default ${DEFAULT_DB_ACQUIRE_TIMEOUT_MS / 1000}s)`,
+      durationOption(1),
+    )
+    .option(
+      "--readiness-timeout <duration>",
+      `longest /health/ready waits for the database before answering 503 (env TRACKER_READINESS_TIMEOUT; default ${DEFAULT_READINESS_TIMEOUT_MS / 1000}s)`,
+      durationOption(1),
+    )
+    .option(
       "--log-format <format>",
       "auto (human lines on a terminal, JSON lines otherwise), json or pretty (env TRACKER_LOG_FORMAT; default auto)",
     );
+}
+
+function durationOption(min: number) {
+  return (value: string): number => {
+    try {
+      return parseDuration(value, "the duration", min);
+    } catch (err) {
+      throw new InvalidArgumentError(errorText(err));
+    }
+  };
 }
 
 function byteSizeOption(value: string): number {
@@ -82,6 +115,9 @@ function byteSizeOption(value: string): number {
   }
 }
 
+/** Exit code of `tracker server` when its embedded PostgreSQL died and could not be restarted. */
+export const EXIT_DATABASE_LOST = 3;
+
 /** Set by the primary for its workers: the embedded PostgreSQL it started, and how to name it. */
 const SHARED_URL = "TRACKER_EMBEDDED_DATABASE_URL";
 const SHARED_DESCRIPTION = "TRACKER_EMBEDDED_DATABASE_DESCRIPTION";
@@ -90,7 +126,11 @@ const SHARED_DESCRIPTION = "TRACKER_EMBEDDED_DATABASE_DESCRIPTION";
 async function embeddedFor(config: TrackerConfig, logger: Logger): Promise<EmbeddedChoice | undefined> {
   if (config.databaseUrl) return undefined;
   try {
-    return await startEmbeddedDatabase(config, logger);
+    return await startEmbeddedDatabase(config, logger, {
+      // It cannot come back by itself (the reason was logged): exit non-zero, so that whatever
+      // supervises tracker (systemd, an orchestrator) restarts it, instead of answering 503 forever.
+      onGiveUp: () => process.exit(EXIT_DATABASE_LOST),
+    });
   } catch (err) {
     fail(`cannot start the embedded database: ${errorText(err)}`);
   }

@@ -18,6 +18,9 @@ export interface ServerFlags {
   artifactsOnly?: boolean;
   maxArtifactSize?: number;
   heapGrowthPercent?: number;
+  statementTimeout?: number;
+  dbAcquireTimeout?: number;
+  readinessTimeout?: number;
 }
 
 export function parseIntegerOption(min: number, max: number) {
@@ -49,6 +52,9 @@ export function configFromFlags(flags: ServerFlags, env: NodeJS.ProcessEnv = pro
   if (flags.artifactsOnly) overrides.artifactsOnly = true;
   if (flags.maxArtifactSize !== undefined) overrides.maxArtifactSize = flags.maxArtifactSize;
   if (flags.heapGrowthPercent !== undefined) overrides.heapGrowthPercent = flags.heapGrowthPercent;
+  if (flags.statementTimeout !== undefined) overrides.statementTimeoutMs = flags.statementTimeout;
+  if (flags.dbAcquireTimeout !== undefined) overrides.dbAcquireTimeoutMs = flags.dbAcquireTimeout;
+  if (flags.readinessTimeout !== undefined) overrides.readinessTimeoutMs = flags.readinessTimeout;
   const env2 = { ...env };
   if (flags.backendStoreUri !== undefined) {
     if (isPostgresUrl(flags.backendStoreUri)) {

@@ -68,7 +68,28 @@ export interface TrackerConfig {
    * runtime/heap-growth.ts.
    */
   heapGrowthPercent: number;
+  /**
+   * Longest a database statement may run, in ms, as PostgreSQL's statement_timeout on every
+   * connection (TRACKER_STATEMENT_TIMEOUT, --statement-timeout; 0: no limit). A statement that
+   * waits for a lock counts its waiting. Migrations run without it. Not on PGlite.
+   */
+  statementTimeoutMs: number;
+  /** Longest a request waits for a free database connection, in ms (TRACKER_DB_ACQUIRE_TIMEOUT, --db-acquire-timeout). */
+  dbAcquireTimeoutMs: number;
+  /** Longest /health/ready and /health wait for the database, in ms (TRACKER_READINESS_TIMEOUT, --readiness-timeout). */
+  readinessTimeoutMs: number;
 }
+
+/**
+ * 30 s: the heaviest statements (a 1,000-run search over 100k runs, a 100k-point metric history)
+ * take well under a second; a statement still running after 30 s waits for a lock or a stuck
+ * database, and its client is better served by a 503 it can retry.
+ */
+export const DEFAULT_STATEMENT_TIMEOUT_MS = 30_000;
+/** 10 s: knex's default, longer than any normal queue for a connection under load. */
+export const DEFAULT_DB_ACQUIRE_TIMEOUT_MS = 10_000;
+/** 2 s: a readiness probe must answer before the prober's own timeout (Kubernetes: 1 s by default, often raised). */
+export const DEFAULT_READINESS_TIMEOUT_MS = 2_000;
 
 export const EMBEDDED_DATABASES = ["auto", "postgres", "pglite"] as const;
 export type EmbeddedDatabase = (typeof EMBEDDED_DATABASES)[number];
@@ -152,6 +173,22 @@ export function parseByteSize(raw: string, what = "size"): number {
   return bytes;
 }
 
+const DURATION_UNITS: Record<string, number> = { "": 1, ms: 1, s: 1000, m: 60_000 };
+
+/** `30s`, `500ms`, `2m`, `1.5s`, or a number of milliseconds (as PostgreSQL reads a bare timeout), from `min` ms to 24 h. */
+export function parseDuration(raw: string, what: string, min = 1): number {
+  const match = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m)?\s*$/i.exec(raw);
+  const ms = match ? Math.round(Number(match[1]) * DURATION_UNITS[(match[2] ?? "").toLowerCase()]!) : Number.NaN;
+  if (!(ms >= min && ms <= 86_400_000))
+    throw new ConfigError(
+      `${what} must be a duration from ${min} ms to 24 h such as 30s, 500ms or 2m (a bare number is milliseconds), got "${raw}"`,
+    );
+  return ms;
+}
+
+const durationFrom = (raw: string | undefined, what: string, fallback: number, min = 1): number =>
+  raw === undefined || raw === "" ? fallback : parseDuration(raw, what, min);
+
 const flag = (raw: string | undefined): boolean | undefined =>
   raw === undefined || raw === "" ? undefined : !/^(0|false|no|off)$/i.test(raw);
 
@@ -200,5 +237,14 @@ export function loadConfig(
     authToken: overrides.authToken ?? (env.TRACKER_AUTH_TOKEN?.trim() || undefined),
     webDir: overrides.webDir ?? (env.TRACKER_WEB_DIR ? path.resolve(env.TRACKER_WEB_DIR) : undefined),
     heapGrowthPercent: overrides.heapGrowthPercent ?? parseHeapGrowthPercent(env.TRACKER_HEAP_GROWTH_PERCENT),
+    statementTimeoutMs:
+      overrides.statementTimeoutMs ??
+      durationFrom(env.TRACKER_STATEMENT_TIMEOUT, "TRACKER_STATEMENT_TIMEOUT", DEFAULT_STATEMENT_TIMEOUT_MS, 0),
+    dbAcquireTimeoutMs:
+      overrides.dbAcquireTimeoutMs ??
+      durationFrom(env.TRACKER_DB_ACQUIRE_TIMEOUT, "TRACKER_DB_ACQUIRE_TIMEOUT", DEFAULT_DB_ACQUIRE_TIMEOUT_MS),
+    readinessTimeoutMs:
+      overrides.readinessTimeoutMs ??
+      durationFrom(env.TRACKER_READINESS_TIMEOUT, "TRACKER_READINESS_TIMEOUT", DEFAULT_READINESS_TIMEOUT_MS),
   };
 }

@@ -15,6 +15,8 @@ export interface Database {
   kind: DatabaseKind;
   /** What serves the data, for the start-up line (no password). */
   description?: string;
+  /** The PostgreSQL URL it connects to (none for PGlite). */
+  url?: string;
   close(): Promise<void>;
 }
 
@@ -49,19 +51,42 @@ export interface ConnectOptions {
   poolMax?: number;
   /** Where the driver's warnings go (default: knex prints them on the console). */
   logger?: Logger;
+  /**
+   * PostgreSQL's statement_timeout on every connection, in ms (0: none; default 30 s). A statement
+   * the server never answers (a frozen server cannot time itself out) fails on this side
+   * noAnswerMargin() later, and its connection is dropped.
+   */
+  statementTimeoutMs?: number;
+  /** Longest wait for a free pooled connection, in ms (default 10 s). */
+  acquireTimeoutMs?: number;
 }
+
+/** How long after the statement timeout a statement that got no answer at all fails here: a tenth of it, at least 1 s. */
+export const noAnswerMargin = (statementTimeoutMs: number): number =>
+  Math.max(1_000, Math.round(statementTimeoutMs / 10));
+
+/** pg's client, with the state pg keeps but does not declare. */
+type PgConnection = pg.Client & { readyForQuery?: boolean };
 
 /** Opens the database selected by the options: PostgreSQL for a URL, else embedded PGlite. */
 export function connectDatabase(options: ConnectOptions): Database {
   const log = options.logger ? driverLog(options.logger) : undefined;
   if (options.databaseUrl) {
+    const statementTimeoutMs = options.statementTimeoutMs ?? 30_000;
     const knex = knexFactory({
       ...(log ? { log: log.log } : {}),
       client: "pg",
       // A connect attempt to an unreachable host gives up after 5 s (the request gets 503) and
       // TCP keep-alive notices dead peers; connections that died while PostgreSQL was down are
       // dropped by knex's pool validation, so the pool recovers by itself when it is back.
-      connection: { connectionString: options.databaseUrl, connectionTimeoutMillis: 5_000, keepAlive: true },
+      // query_timeout: a statement with no answer at all (the server frozen, the network gone
+      // silent) fails a margin after the server's own statement_timeout would have ended it.
+      connection: {
+        connectionString: options.databaseUrl,
+        connectionTimeoutMillis: 5_000,
+        keepAlive: true,
+        ...(statementTimeoutMs > 0 ? { query_timeout: statementTimeoutMs + noAnswerMargin(statementTimeoutMs) } : {}),
+      },
       pool: {
         min: 0,
         max: options.poolMax ?? defaultPoolSize(),
@@ -70,13 +95,16 @@ export function connectDatabase(options: ConnectOptions): Database {
         // A failed connect fails the waiting request at once (503) instead of retrying until the
         // acquire timeout (knex's default, stated here because the fault tests rely on it).
         propagateCreateError: true,
-        // JIT compilation off for the session: PostgreSQL compiles a statement whose estimated cost
+        // A connection whose statement got no answer (query_timeout above) still waits for it: it
+        // is dropped, not handed to the next query.
+        validate: (connection: PgConnection) => connection.readyForQuery !== false,
+        // statement_timeout for the session (see ConnectOptions). JIT compilation off for the session: PostgreSQL compiles a statement whose estimated cost
         // passes jit_above_cost, and the planner's estimates of the bulk-interval and search
         // statements (CTEs, unions) are far above what they read, so it spent ~55 ms compiling a
         // 50 ms statement. tracker's statements are short; none gains from JIT. One statement per
-        // new connection (a SET, not a startup option, so poolers that refuse options still work).
+        // new connection (SETs, not startup options, so poolers that refuse options still work).
         afterCreate(connection: pg.Client, done: (err: Error | null, connection: unknown) => void) {
-          connection.query("SET jit = off").then(
+          connection.query(`SET jit = off; SET statement_timeout = ${Math.trunc(statementTimeoutMs)}`).then(
             () => {
               log?.connected();
               done(null, connection);
@@ -85,9 +113,9 @@ export function connectDatabase(options: ConnectOptions): Database {
           );
         },
       },
-      acquireConnectionTimeout: 10_000,
+      acquireConnectionTimeout: options.acquireTimeoutMs ?? 10_000,
     });
-    return { knex, kind: "postgres", close: () => knex.destroy() };
+    return { knex, kind: "postgres", url: options.databaseUrl, close: () => knex.destroy() };
   }
   if (!options.pgliteDir) throw new Error("connectDatabase: pgliteDir is required without databaseUrl");
   fs.mkdirSync(path.dirname(options.pgliteDir), { recursive: true });

@@ -39,6 +39,18 @@ describe("database driver messages", () => {
     expect(JSON.stringify(records)).not.toMatch(/TCPConnectWrap/);
   });
 
+  it("do not call a busy pool (no free connection in time) an outage", () => {
+    const { logger, records } = jsonSink();
+    const log = driverLog(logger);
+    for (const cause of ["Error: operation timed out for an unknown reason", "TimeoutError"])
+      log.log.warn!(`Acquire connection error: ${cause}\n    at PendingOperation.js:18:27`);
+    expect(records.filter((r) => (r.level as number) >= 40)).toEqual([]);
+    expect(records.map((r) => r.msg)).toEqual([
+      "no database connection free in time",
+      "no database connection free in time",
+    ]);
+  });
+
   describe("with PostgreSQL unreachable", () => {
     let database: Database | undefined;
     afterEach(async () => {

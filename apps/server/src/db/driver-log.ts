@@ -16,6 +16,11 @@ export interface DriverLog {
 }
 
 const CONNECTION_FAILURE = /^(Acquire connection error|Connection Error)/;
+/**
+ * The pool's own timeout with no failed connection attempt behind it: every connection was busy
+ * (a lock wait, a slow database). Not an outage; the request's answer says it (error-handler.ts).
+ */
+const POOL_BUSY = /^(TimeoutError: )?operation timed out for an unknown reason$|^TimeoutError$/;
 
 const firstLine = (message: unknown): string =>
   String(message instanceof Error ? message.message : message)
@@ -35,6 +40,10 @@ export function driverLog(logger: Logger): DriverLog {
       warn(message: unknown) {
         const text = typeof message === "string" ? message : firstLine(message);
         if (CONNECTION_FAILURE.test(text)) {
+          if (POOL_BUSY.test(causeOf(text))) {
+            logger.debug({ cause: causeOf(text) }, "no database connection free in time");
+            return;
+          }
           if (!down) {
             down = true;
             logger.warn({ cause: causeOf(text) }, "database unreachable: answering 503 until it is back");

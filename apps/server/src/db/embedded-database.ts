@@ -8,6 +8,7 @@ import {
   startEmbeddedPostgres,
   type EmbeddedPostgres,
 } from "./embedded-postgres.js";
+import type { SupervisionOptions } from "./postmaster-supervisor.js";
 
 /** What serves a tracker without DATABASE_URL. */
 export type EmbeddedChoice =
@@ -33,7 +34,11 @@ const pglite = (dataDir: string, note?: string): EmbeddedChoice => ({
  *   data disappears behind a new default); for a new data dir PostgreSQL, or PGlite where the
  *   PostgreSQL binaries cannot run here (said in a log line).
  */
-export async function startEmbeddedDatabase(config: TrackerConfig, logger?: Logger): Promise<EmbeddedChoice> {
+export async function startEmbeddedDatabase(
+  config: TrackerConfig,
+  logger?: Logger,
+  supervision?: SupervisionOptions,
+): Promise<EmbeddedChoice> {
   const { dataDir, embeddedDatabase: mode } = config;
   const postgresDir = embeddedPostgresDir(dataDir);
   if (mode === "pglite") return pglite(dataDir);
@@ -41,7 +46,7 @@ export async function startEmbeddedDatabase(config: TrackerConfig, logger?: Logg
     return pglite(dataDir, "the existing PGlite database of this data dir");
   }
   try {
-    const server = await startEmbeddedPostgres(postgresDir, logger);
+    const server = await startEmbeddedPostgres(postgresDir, { logger, supervision });
     return { kind: "postgres", server, description: `PostgreSQL 18 (embedded, pid ${server.pid}) in ${postgresDir}` };
   } catch (err) {
     if (mode !== "auto" || !(err instanceof EmbeddedPostgresUnavailable)) throw err;

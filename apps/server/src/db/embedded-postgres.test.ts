@@ -2,6 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
+import { pino } from "pino";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { processAlive as alive } from "@tracker/testing";
 import {
@@ -9,6 +10,7 @@ import {
   findPostgresBinaries,
   startEmbeddedPostgres,
   type EmbeddedPostgres,
+  type EmbeddedPostgresOptions,
 } from "./embedded-postgres.js";
 
 const root = fs.mkdtempSync(path.join(os.tmpdir(), "tracker-embedded-pg-"));
@@ -21,8 +23,8 @@ afterEach(async () => {
   await Promise.all(running.splice(0).map((server) => server.stop()));
 });
 
-async function start(dir: string): Promise<EmbeddedPostgres> {
-  const server = await startEmbeddedPostgres(dir);
+async function start(dir: string, options: EmbeddedPostgresOptions = {}): Promise<EmbeddedPostgres> {
+  const server = await startEmbeddedPostgres(dir, options);
   running.push(server);
   return server;
 }
@@ -69,8 +71,9 @@ describe("embedded PostgreSQL", () => {
 
   it("stops a server an earlier process left running on the data dir, then starts its own", async () => {
     const dir = path.join(root, "leftover", "postgres");
-    // The first server is never stopped by its owner, as after a SIGKILL of tracker.
-    const leftover = await startEmbeddedPostgres(dir);
+    // The first server is never stopped by its owner, as after a SIGKILL of tracker (and of its
+    // watchdog); nor restarted when the next start stops it.
+    const leftover = await startEmbeddedPostgres(dir, { supervision: { restartDelaysMs: [] } });
     await query(leftover.url, "create table kept (v int); insert into kept values (1)");
     const next = await start(dir);
     expect(next.pid).not.toBe(leftover.pid);
@@ -91,7 +94,73 @@ describe("embedded PostgreSQL", () => {
     const binaries = await findPostgresBinaries();
     const missing = { ...binaries, postgres: path.join(root, "no-such-postgres"), source: "test" };
     await expect(
-      startEmbeddedPostgres(path.join(root, "nobin", "postgres"), undefined, missing),
+      startEmbeddedPostgres(path.join(root, "nobin", "postgres"), { binaries: missing }),
     ).rejects.toBeInstanceOf(EmbeddedPostgresUnavailable);
+  });
+});
+
+/** Log lines as records (a pino logger writing into an array). */
+function recordingLogger() {
+  const records: Array<{ level: number; msg: string } & Record<string, unknown>> = [];
+  const logger = pino({ level: "debug" }, { write: (line: string) => void records.push(JSON.parse(line)) });
+  return { logger, records, said: (msg: string) => records.filter((r) => r.msg === msg) };
+}
+
+async function until(condition: () => boolean | Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`not within ${timeoutMs} ms: ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+describe("embedded PostgreSQL supervision", () => {
+  it("restarts a postmaster killed with SIGKILL, with a log line, and serves the same data again", async () => {
+    const dir = path.join(root, "supervised", "postgres");
+    const { logger, said } = recordingLogger();
+    const server = await start(dir, { logger });
+    await query(server.url, "create table kept (v int); insert into kept values (7)");
+    const first = server.pid;
+    process.kill(first, "SIGKILL");
+    await until(() => !alive(first), 5_000, "the postmaster is gone");
+    await until(() => server.up && server.pid !== first, 20_000, "a new postmaster runs");
+    expect(server.restarts).toBe(1);
+    expect(await query(server.url, "select v from kept")).toEqual([{ v: 7 }]);
+    expect(said("embedded PostgreSQL exited unexpectedly: answering 503 while it restarts")).toHaveLength(1);
+    expect(said("embedded PostgreSQL exited unexpectedly: answering 503 while it restarts")[0]).toMatchObject({
+      pid: first,
+      exit: "SIGKILL",
+    });
+    expect(said("embedded PostgreSQL restarted")).toHaveLength(1);
+    await server.stop();
+    expect(alive(server.pid)).toBe(false);
+    // A clean stop is not a crash: no restart after it.
+    await new Promise((r) => setTimeout(r, 300));
+    expect(server.restarts).toBe(1);
+    expect(fs.existsSync(path.join(dir, "postmaster.pid"))).toBe(false);
+  });
+
+  it("gives up after the bounded tries when it cannot start again, and says so once", async () => {
+    const dir = path.join(root, "broken", "postgres");
+    const { logger, said } = recordingLogger();
+    let gaveUp: Error | undefined;
+    const server = await start(dir, {
+      logger,
+      supervision: {
+        restartDelaysMs: [10, 20, 40],
+        onGiveUp: (reason) => {
+          gaveUp = reason;
+        },
+      },
+    });
+    // A setting PostgreSQL does not know: every start fails from now on.
+    fs.appendFileSync(path.join(dir, "postgresql.auto.conf"), "\nno_such_setting = 1\n");
+    process.kill(server.pid, "SIGKILL");
+    await until(() => gaveUp !== undefined, 20_000, "gave up");
+    expect(gaveUp?.message).toBe("embedded PostgreSQL did not come back after 3 tries");
+    expect(server.up).toBe(false);
+    expect(said("embedded PostgreSQL: restarting").map((r) => r.attempt)).toEqual([1, 2, 3]);
+    expect(said("embedded PostgreSQL: restart failed")).toHaveLength(3);
+    expect(said("embedded PostgreSQL did not come back after 3 tries: giving up")).toHaveLength(1);
   });
 });

@@ -5,6 +5,8 @@ import os from "node:os";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Logger } from "../logging/logger.js";
+import { supervisePostmaster, type Postmaster, type SupervisionOptions } from "./postmaster-supervisor.js";
+import { watchPostmaster } from "./postmaster-watchdog.js";
 
 /**
  * The embedded default database: a real PostgreSQL server (binaries from the npm packages
@@ -18,9 +20,11 @@ import type { Logger } from "../logging/logger.js";
  *   `nobody`.
  * - A new data dir is made by initdb in a temporary folder renamed into place, so a crash during
  *   creation never leaves half a database behind.
- * - A server left running by a tracker process that was killed (SIGKILL cannot be caught, and
- *   Node cannot ask the kernel to end a child with its parent) is found through the data dir's
- *   `postmaster.pid` at the next start and shut down cleanly before a new one starts.
+ * - It is supervised (db/postmaster-supervisor.ts): when it dies it is restarted with backoff, and
+ *   when it cannot come back the owner is told (`tracker server` exits non-zero).
+ * - When tracker dies without stopping it (SIGKILL), a watchdog stops it (db/postmaster-watchdog.ts).
+ *   A server left running all the same (the watchdog was killed too) is found through the data
+ *   dir's `postmaster.pid` at the next start and shut down cleanly before a new one starts.
  */
 
 export interface PostgresBinaries {
@@ -34,8 +38,12 @@ export interface EmbeddedPostgres {
   /** Connection URL (unix socket) for pg/knex. */
   url: string;
   dataDir: string;
-  /** Process id of the postmaster. */
-  pid: number;
+  /** Process id of the postmaster (the current one: a restart makes a new one). */
+  readonly pid: number;
+  /** Whether PostgreSQL runs now (false while it restarts after a crash, and after giving up). */
+  readonly up: boolean;
+  /** How often it was restarted after a crash. */
+  readonly restarts: number;
   /** Fast shutdown (SIGINT: open sessions are ended, no recovery needed at the next start). */
   stop(): Promise<void>;
 }
@@ -253,16 +261,34 @@ async function stopLeftover(pid: number, logger?: Logger): Promise<void> {
  */
 const SERVER_SETTINGS = ["listen_addresses="];
 
+export interface EmbeddedPostgresOptions {
+  logger?: Logger;
+  /** The binaries (default: findPostgresBinaries()). */
+  binaries?: PostgresBinaries;
+  /** Restarts when the postmaster dies (see db/postmaster-supervisor.ts). */
+  supervision?: SupervisionOptions;
+}
+
+/** Where a postmaster runs: what every start over the same data dir shares. */
+interface Site {
+  binaries: PostgresBinaries;
+  dir: string;
+  runAs: RunAs;
+  socketDir: string;
+  logFile: string;
+}
+
 /**
- * Starts PostgreSQL over `dir` (creating it when new), and resolves once it accepts connections.
- * Throws EmbeddedPostgresUnavailable when it cannot run here at all.
+ * Starts PostgreSQL over `dir` (creating it when new), and resolves once it accepts connections;
+ * from then on it is supervised: restarted when it dies, and stopped by a watchdog if this process
+ * dies without stopping it. Throws EmbeddedPostgresUnavailable when it cannot run here at all.
  */
 export async function startEmbeddedPostgres(
   dir: string,
-  logger?: Logger,
-  binaries?: PostgresBinaries,
+  options: EmbeddedPostgresOptions = {},
 ): Promise<EmbeddedPostgres> {
-  const bins = binaries ?? (await findPostgresBinaries());
+  const { logger } = options;
+  const bins = options.binaries ?? (await findPostgresBinaries());
   const runAs = runAsFor(dir);
   checkReachable(dir, runAs);
   checkBinaries(bins, runAs);
@@ -280,12 +306,45 @@ export async function startEmbeddedPostgres(
 
   const socketDir = socketDirFor(dir);
   privateFolder(socketDir, runAs);
-  const logFile = path.join(path.dirname(dir), "postgres.log");
+  const site: Site = { binaries: bins, dir, runAs, socketDir, logFile: path.join(path.dirname(dir), "postgres.log") };
+  const supervised = supervisePostmaster(await launchPostmaster(site), () => relaunch(site), {
+    ...options.supervision,
+    logger,
+  });
+  return {
+    url: `postgresql://postgres@localhost:5432/postgres?host=${encodeURIComponent(socketDir)}`,
+    dataDir: dir,
+    get pid() {
+      return supervised.pid;
+    },
+    get up() {
+      return supervised.up;
+    },
+    get restarts() {
+      return supervised.restarts;
+    },
+    stop: () => supervised.stop(),
+  };
+}
+
+/**
+ * A restart after the postmaster died. A live postmaster on the data dir now is not a leftover of
+ * ours (ours has exited): another process started it, and stopping it would only start a tug of
+ * war, so this try fails.
+ */
+async function relaunch(site: Site): Promise<Postmaster> {
+  const other = runningPostmaster(site.dir);
+  if (other !== undefined) throw new Error(`another PostgreSQL server (pid ${other}) runs on ${site.dir}`);
+  return launchPostmaster(site);
+}
+
+/** Spawns one postmaster and resolves once it accepts connections (its pid file says "ready"). */
+async function launchPostmaster({ binaries, dir, runAs, socketDir, logFile }: Site): Promise<Postmaster> {
   const log = fs.openSync(logFile, "a");
   let child: ChildProcess;
   try {
     child = spawn(
-      bins.postgres,
+      binaries.postgres,
       ["-D", dir, "-k", socketDir, "-p", "5432", ...SERVER_SETTINGS.flatMap((s) => ["-c", s])],
       {
         ...ids(runAs),
@@ -299,21 +358,27 @@ export async function startEmbeddedPostgres(
   } finally {
     fs.closeSync(log);
   }
-  let exited: { code: number | null; signal: NodeJS.Signals | null } | undefined;
-  const exit = new Promise<void>((resolve) =>
+  let status: { code: number | null; signal: NodeJS.Signals | null } | undefined;
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
     child.once("exit", (code, signal) => {
-      exited = { code, signal };
-      resolve();
+      status = { code, signal };
+      resolve(status);
     }),
   );
   child.once("error", () => undefined);
-  // If this process ends without stopping it (an uncaught error, process.exit), ask it to stop too.
+  const pid = child.pid;
+  // Stopped with this process: on a normal exit (an uncaught error, process.exit) by this hook,
+  // when this process is killed by the watchdog.
   const onExit = () => {
-    if (!exited) child.kill("SIGINT");
+    if (!status) child.kill("SIGINT");
   };
   process.once("exit", onExit);
+  const watchdog = pid === undefined ? undefined : watchPostmaster(pid);
+  void exited.then(() => {
+    process.removeListener("exit", onExit);
+    watchdog?.release();
+  });
 
-  const pid = child.pid;
   const logTail = () => {
     try {
       return fs.readFileSync(logFile, "utf8").trim().split("\n").slice(-5).join("\n");
@@ -323,34 +388,30 @@ export async function startEmbeddedPostgres(
   };
   const deadline = Date.now() + 60_000;
   for (;;) {
-    if (exited || pid === undefined) {
-      process.removeListener("exit", onExit);
+    if (status || pid === undefined) {
       throw new Error(
-        `PostgreSQL exited at start (${exited?.code ?? exited?.signal ?? "not started"}); its log ${logFile} ends:\n${logTail()}`,
+        `PostgreSQL exited at start (${status?.code ?? status?.signal ?? "not started"}); its log ${logFile} ends:\n${logTail()}`,
       );
     }
     if (ready(dir, pid)) break;
     if (Date.now() > deadline) {
       child.kill("SIGQUIT");
-      process.removeListener("exit", onExit);
       throw new Error(`PostgreSQL did not accept connections within 60 s; its log ${logFile} ends:\n${logTail()}`);
     }
     await sleep(20);
   }
   let stopping: Promise<void> | undefined;
   return {
-    url: `postgresql://postgres@localhost:5432/postgres?host=${encodeURIComponent(socketDir)}`,
-    dataDir: dir,
     pid,
+    exited: exited.then((s) => s),
     stop() {
       stopping ??= (async () => {
-        if (!exited) {
+        if (!status) {
           child.kill("SIGINT");
           const timer = setTimeout(() => child.kill("SIGQUIT"), 30_000);
-          await exit;
+          await exited;
           clearTimeout(timer);
         }
-        process.removeListener("exit", onExit);
       })();
       return stopping;
     },

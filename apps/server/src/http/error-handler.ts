@@ -1,5 +1,6 @@
 import type { ErrorRequestHandler, RequestHandler } from "express";
 import { invalidValue, missingValue, TrackerError, wrongType, type ErrorCode } from "../core/errors.js";
+import { databaseProblemOf } from "../db/database-problems.js";
 import { STATUS_OF_CODE, type ErrorBody } from "./error-body.js";
 import { floatLiteralAt } from "./request-body.js";
 import { originOf } from "./request-origin.js";
@@ -17,47 +18,6 @@ interface HttpLikeError {
   message?: string;
   errors?: ValidatorErrorItem[];
   code?: string;
-}
-
-// SQLSTATEs and socket errors that mean "the database is not reachable right now": 57P01-57P03
-// (server shutting down / starting up), 08xxx (connection failures), 53300 (too many connections),
-// 57014 (statement cancelled, e.g. by a timeout).
-const UNAVAILABLE_SQLSTATES = new Set([
-  "57P01",
-  "57P02",
-  "57P03",
-  "57014",
-  "53300",
-  "08000",
-  "08001",
-  "08003",
-  "08004",
-  "08006",
-]);
-const UNAVAILABLE_NODE_CODES = new Set([
-  "ECONNREFUSED",
-  "ECONNRESET",
-  "ETIMEDOUT",
-  "EPIPE",
-  "ENOTFOUND",
-  "EAI_AGAIN",
-  "EHOSTUNREACH",
-  "ENETUNREACH",
-]);
-const UNAVAILABLE_MESSAGE =
-  /Connection terminated|connect ECONNREFUSED|timeout exceeded when trying to connect|Client has encountered a connection error|Connection ended unexpectedly|terminating connection due to administrator command|the database system is (starting up|shutting down|in recovery mode)/i;
-
-function isDatabaseUnavailable(err: HttpLikeError & { name?: string }): boolean {
-  if (err.code && (UNAVAILABLE_SQLSTATES.has(err.code) || UNAVAILABLE_NODE_CODES.has(err.code))) return true;
-  if (err.name === "KnexTimeoutError") return true;
-  // Node's happy-eyeballs connect reports an AggregateError of the per-address failures.
-  if (
-    err.name === "AggregateError" &&
-    Array.isArray(err.errors) &&
-    err.errors.some((e) => isDatabaseUnavailable(e as HttpLikeError))
-  )
-    return true;
-  return UNAVAILABLE_MESSAGE.test(err.message ?? "");
 }
 
 /**
@@ -202,11 +162,17 @@ export const errorHandler: ErrorRequestHandler = (rawErr, req, res, _next) => {
     sendError(res, "BAD_REQUEST", (err.message ?? "Bad request").split("\n")[0].slice(0, 200));
     return;
   }
-  if (isDatabaseUnavailable(err)) {
-    // The outage is reported once (db/driver-log.ts) and each answer by its request line (503, a
-    // warning): the driver's error and stack only at debug, not once more per request.
-    req.log?.debug({ err: rawErr }, "database unavailable");
-    sendError(res, "TEMPORARILY_UNAVAILABLE", "The database is unavailable; retry later");
+  const problem = databaseProblemOf(rawErr);
+  if (problem) {
+    // An outage is reported once (db/driver-log.ts) and each answer by its request line (503, a
+    // warning); a timeout is said per request, with which timeout it was. The driver's error and
+    // stack only at debug.
+    if (problem.kind === "unreachable") req.log?.debug({ err: rawErr }, "database unavailable");
+    else {
+      req.log?.warn({ databaseProblem: problem.kind }, `database ${problem.kind}: answering 503`);
+      req.log?.debug({ err: rawErr }, `database ${problem.kind}`);
+    }
+    sendError(res, "TEMPORARILY_UNAVAILABLE", problem.message);
     return;
   }
   if (isDataException(err)) {
