@@ -50,8 +50,31 @@ for (const kind of testDatabases()) {
     let data: Seeded;
     let watched: WatchedPage;
     let page: Page;
-    /** Runs created through MLflow's paths by the system-tags test, used again by the logged-model tests. */
-    let mlflowRuns: { parent: string; child: string } | undefined;
+    /** A POST through MLflow's own paths (`/api/2.0/mlflow/...`), as MLflow's Python client sends it. */
+    const mlflowPost = async <T>(route: string, body: unknown): Promise<T> => {
+      const res = await fetch(`${server.url}/api/2.0/mlflow/${route}`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify(body),
+      });
+      expect(res.status, `${route}: ${await res.clone().text()}`).toBe(200);
+      return (await res.json()) as T;
+    };
+    /** A parent run and its child created through MLflow's paths with MLflow's system tags, named `<prefix>-parent` and `<prefix>-child`. */
+    const mlflowRunPair = async (prefix: string) => {
+      const created = async (tags: Record<string, string>) =>
+        (
+          await mlflowPost<{ run: { info: { run_id: string } } }>("runs/create", {
+            experiment_id: data.experimentId,
+            start_time: Date.now(),
+            tags: Object.entries(tags).map(([key, value]) => ({ key, value })),
+          })
+        ).run.info.run_id;
+      const source = { "mlflow.user": "alice", "mlflow.source.name": "mlflow_train.py", "mlflow.source.type": "LOCAL" };
+      const parent = await created({ "mlflow.runName": `${prefix}-parent`, ...source });
+      const child = await created({ "mlflow.runName": `${prefix}-child`, "mlflow.parentRunId": parent, ...source });
+      return { parent, child };
+    };
     const shot = async (name: string) => {
       if (kind !== "pglite") return;
       fs.mkdirSync(screenshots, { recursive: true });
@@ -477,27 +500,7 @@ for (const kind of testDatabases()) {
     });
 
     it("shows MLflow's system tags (run name, user, source, parent) of runs created through MLflow's paths", async () => {
-      const mlflow = async <T>(route: string, body: unknown): Promise<T> => {
-        const res = await fetch(`${server.url}/api/2.0/mlflow/${route}`, {
-          method: "POST",
-          headers: { "Content-Type": "application/json" },
-          body: JSON.stringify(body),
-        });
-        expect(res.status, `${route}: ${await res.clone().text()}`).toBe(200);
-        return (await res.json()) as T;
-      };
-      const created = async (tags: Record<string, string>) =>
-        (
-          await mlflow<{ run: { info: { run_id: string } } }>("runs/create", {
-            experiment_id: data.experimentId,
-            start_time: Date.now(),
-            tags: Object.entries(tags).map(([key, value]) => ({ key, value })),
-          })
-        ).run.info.run_id;
-      const source = { "mlflow.user": "alice", "mlflow.source.name": "mlflow_train.py", "mlflow.source.type": "LOCAL" };
-      const parent = await created({ "mlflow.runName": "mlflow-parent", ...source });
-      const child = await created({ "mlflow.runName": "mlflow-child", "mlflow.parentRunId": parent, ...source });
-      mlflowRuns = { parent, child };
+      const { parent, child } = await mlflowRunPair("mlflow");
 
       await go(`/runs?e=${data.experimentId}`);
       const table = page.getByTestId("runs-table");
@@ -525,24 +528,48 @@ for (const kind of testDatabases()) {
 
     it("lists a run's logged models on its page, the experiment's on their own page, and links a version to its model", async () => {
       const client = new TrackerClient({ baseUrl: server.url });
-      if (!mlflowRuns)
-        throw new Error("needs the runs of the system-tags test above (run both, e.g. -t 'system tags|logged')");
-      const { child, parent } = mlflowRuns;
-      const model = await client.createLoggedModel(data.experimentId, {
-        name: "fraud-classifier",
-        modelType: "sklearn",
-        sourceRunId: child,
-        params: { n_estimators: "200", max_depth: "7" },
-      });
+      const { child, parent } = await mlflowRunPair("lm");
+      // As MLflow 3's log_model sends it: the model with the client's context tags, through MLflow's path.
+      const model = (
+        await mlflowPost<{ model: { info: { model_id: string; artifact_uri: string } } }>("logged-models", {
+          experiment_id: data.experimentId,
+          name: "fraud-classifier",
+          model_type: "sklearn",
+          source_run_id: child,
+          params: [
+            { key: "n_estimators", value: "200" },
+            { key: "max_depth", value: "7" },
+          ],
+          tags: [
+            { key: "mlflow.user", value: "alice" },
+            { key: "mlflow.source.name", value: "mlflow_train.py" },
+            { key: "team", value: "fraud" },
+          ],
+        })
+      ).model;
       const modelId = model.info.model_id;
       // Metrics of the model: points logged by its run with its id, through MLflow's path.
-      for (const [step, value] of [0.81, 0.88].entries()) {
-        const res = await fetch(`${server.url}/api/2.0/mlflow/runs/log-metric`, {
-          method: "POST",
-          headers: { "Content-Type": "application/json" },
-          body: JSON.stringify({ run_id: child, key: "auc", value, timestamp: Date.now(), step, model_id: modelId }),
+      for (const [step, value] of [0.74, 0.81, 0.88].entries()) {
+        await mlflowPost("runs/log-metric", {
+          run_id: child,
+          key: "auc",
+          value,
+          timestamp: Date.now(),
+          step,
+          model_id: modelId,
         });
-        expect(res.status, await res.text()).toBe(200);
+      }
+      // Its files, through the artifact service below the model's artifact URI.
+      const artifactPath = model.info.artifact_uri.replace(/^mlflow-artifacts:\//, "");
+      for (const [file, text] of [
+        ["MLmodel", `artifact_path: model\nmodel_id: ${modelId}\nflavors:\n  sklearn: {}\n`],
+        ["requirements.txt", "scikit-learn==1.7.2\n"],
+      ] as const) {
+        const put = await fetch(`${server.url}/api/2.0/mlflow-artifacts/artifacts/${artifactPath}/${file}`, {
+          method: "PUT",
+          body: text,
+        });
+        expect(put.status, await put.text()).toBe(200);
       }
       await client.finalizeLoggedModel(modelId);
       const pending = await client.createLoggedModel(data.experimentId, {
@@ -598,7 +625,7 @@ for (const kind of testDatabases()) {
       await row.getByRole("link", { name: "fraud-classifier" }).click();
       await page.getByRole("heading", { name: /fraud-classifier/ }).waitFor();
       await page.getByRole("link", { name: child }).click();
-      await page.getByRole("heading", { name: /mlflow-child/ }).waitFor();
+      await page.getByRole("heading", { name: /lm-child/ }).waitFor();
 
       // A version registered from the logged model links to it.
       await client.createRegisteredModel("classifier-from-logged-model");
@@ -610,9 +637,31 @@ for (const kind of testDatabases()) {
       await shot("version-logged-model");
       await page.getByRole("link", { name: modelId }).click();
       await page.getByRole("heading", { name: /fraud-classifier/ }).waitFor();
-      await shot("logged-model");
-      expect(await axeViolations(page)).toEqual([]);
       expect(page.url()).toBe(`${server.url}/logged-models/${modelId}`);
+
+      // The model's own page: metrics with their history, tags (MLflow's system tags under the
+      // server's namespace, folded), and the artifact browser on the model's files.
+      const metrics = page.getByRole("table", { name: "Metrics of fraud-classifier" });
+      const aucRow = metrics.getByRole("row").filter({ hasText: "auc" });
+      await aucRow.waitFor();
+      expect((await aucRow.getByRole("cell").allTextContents()).slice(0, 4)).toEqual(["0.88", "0.74", "0.88", "2"]);
+      await page
+        .getByRole("table", { name: "Tags of fraud-classifier" })
+        .getByRole("cell", { name: "fraud" })
+        .waitFor();
+      await page.getByText("System tags (2)").click();
+      const system = page.getByRole("table", { name: "System tags of fraud-classifier" });
+      await system.getByRole("rowheader", { name: "tracker.user" }).waitFor();
+      await system.getByRole("rowheader", { name: "tracker.source.name" }).waitFor();
+      const artifacts = page.getByRole("region", { name: "Artifacts" });
+      await artifacts.getByRole("button", { name: "requirements.txt" }).waitFor();
+      await artifacts.getByRole("button", { name: "MLmodel" }).click();
+      await page.getByRole("region", { name: "Preview of MLmodel" }).getByText(`model_id: ${modelId}`).waitFor();
+      await shotBoth("logged-model", () =>
+        page.getByRole("table", { name: "Metrics of fraud-classifier" }).getByText("auc").waitFor(),
+      );
+      expect(await axeViolations(page)).toEqual([]);
+      expect(cspProblems(watched)).toEqual([]);
     });
 
     it("renders under the CSP without violations, and in dark mode", async () => {

@@ -8,6 +8,7 @@ import { alreadyExists, invalidParameter, invalidState, notFound } from "./error
 import { checkExperimentName, checkKey, checkValue, LIMITS } from "./limits.js";
 import type { ExperimentRecord, KeyValue, Page, ViewType } from "./model.js";
 import { nowMs } from "./clock.js";
+import { storedTagFilter, swapRequestTagKey, swapRequestTags } from "./request-tags.js";
 import { isUniqueViolation } from "../store/unique-violation.js";
 import * as store from "../store/experiments.js";
 import {
@@ -58,7 +59,7 @@ export async function createExperiment(
       services.knex,
       { name: input.name, artifactLocation: input.artifactLocation || undefined, now: nowMs() },
       defaultExperimentLocationPrefix(services.config),
-      tags,
+      swapRequestTags(services, tags),
     );
   } catch (err) {
     if (isUniqueViolation(err)) throw alreadyExists(`Experiment(name=${input.name}) already exists.`);
@@ -89,7 +90,7 @@ export interface ExperimentSearch {
 
 export async function searchExperiments(services: Services, query: ExperimentSearch): Promise<Page<ExperimentRecord>> {
   const { experimentIds, nextPageToken } = await searchExperimentIds(services.knex, {
-    filter: parseExperimentFilter(query.filter),
+    filter: storedTagFilter(services, parseExperimentFilter(query.filter)),
     orderBy: query.orderBy,
     viewType: query.viewType ?? "ACTIVE_ONLY",
     maxResults: query.maxResults,
@@ -156,14 +157,15 @@ export async function renameExperiment(services: Services, id: number, newName: 
 
 export async function setExperimentTag(services: Services, id: number, tag: KeyValue): Promise<void> {
   checkExperimentTag(tag);
-  const stage = await store.setExperimentTag(services.knex, id, tag, nowMs());
+  const stored = { key: swapRequestTagKey(services, tag.key), value: tag.value };
+  const stage = await store.setExperimentTag(services.knex, id, stored, nowMs());
   if (stage === undefined) throw missing(id);
   if (stage !== "active") throw invalidParameter(`The experiment ${id} must be in the 'active' state`);
 }
 
 /** experiments/delete-experiment-tag (MLflow 2.x): the experiment must be active and hold the tag. */
 export async function deleteExperimentTag(services: Services, id: number, key: string): Promise<void> {
-  const { stage, removed } = await store.deleteExperimentTag(services.knex, id, key);
+  const { stage, removed } = await store.deleteExperimentTag(services.knex, id, swapRequestTagKey(services, key));
   if (stage === undefined) throw missing(id);
   if (stage !== "active")
     throw invalidParameter(`The experiment ${id} must be in the 'active' state. Current state is ${stage}.`);

@@ -10,6 +10,7 @@ import { artifactFileBelow, listArtifactDirectory, type ArtifactFile, type FileI
 import * as store from "../store/logged-models.js";
 import { isUniqueViolation } from "../store/unique-violation.js";
 import { parseLoggedModelFilter, queryFingerprint } from "../search/index.js";
+import { storedTagFilter, swapRequestTagKey, swapRequestTags } from "./request-tags.js";
 import { searchLoggedModelIds, type DatasetClause, type LoggedModelOrderItem } from "../search/logged-model-search.js";
 
 /**
@@ -121,7 +122,7 @@ export async function createLoggedModel(services: Services, input: CreateLoggedM
       },
       `/models/${modelId}/artifacts`,
       input.params,
-      input.tags,
+      swapRequestTags(services, input.tags),
     );
   } catch (err) {
     throw duplicateKeys(err, "param or tag") ?? err;
@@ -177,11 +178,11 @@ export async function deleteLoggedModel(services: Services, id: string): Promise
 
 /** Upserts tags (the last of a repeated key wins); deleted models too; the update time stays. */
 export async function setLoggedModelTags(services: Services, id: string, tags: KeyValue[]): Promise<void> {
-  if (!(await store.upsertLoggedModelTags(services.knex, id, tags))) throw modelNotFound(id);
+  if (!(await store.upsertLoggedModelTags(services.knex, id, swapRequestTags(services, tags)))) throw modelNotFound(id);
 }
 
 export async function deleteLoggedModelTag(services: Services, id: string, key: string): Promise<void> {
-  const { model, removed } = await store.deleteLoggedModelTag(services.knex, id, key);
+  const { model, removed } = await store.deleteLoggedModelTag(services.knex, id, swapRequestTagKey(services, key));
   if (!model) throw modelNotFound(id);
   if (!removed) throw notFound(`No tag with key ${pythonRepr(key)} found for model with ID ${pythonRepr(id)}.`);
 }
@@ -244,7 +245,7 @@ export async function searchLoggedModels(
   }
   if (!Number.isSafeInteger(query.maxResults) || query.maxResults < 1)
     throw invalidParameter(`Invalid value ${query.maxResults} for parameter 'max_results': it must be at least 1`);
-  const filter = parseLoggedModelFilter(query.filter || undefined);
+  const filter = storedTagFilter(services, parseLoggedModelFilter(query.filter || undefined));
   const fingerprint = queryFingerprint("logged-models", {
     experimentIds: query.experimentIds,
     filter: query.filter || null,

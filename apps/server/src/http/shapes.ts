@@ -32,17 +32,24 @@ const shaper = <Name extends ShapeName, Args extends unknown[]>(
   shape: (revision: Revision, ...args: Args) => Shaped<Name>,
 ) => shape as Shaper<Name, Args>;
 
-export const experimentOut = shaper((revision: Revision, e: ExperimentRecord): Shaped<"Experiment"> => {
-  const common = {
-    name: e.name,
-    artifact_location: e.artifactLocation,
-    lifecycle_stage: e.lifecycleStage,
-    last_update_time: e.lastUpdateTime,
-    creation_time: e.creationTime,
-  };
-  if (isPreview(revision)) return { experiment_id: e.experimentId, ...common } satisfies PreviewSchemas["Experiment"];
-  return { experiment_id: String(e.experimentId), ...common, tags: e.tags } satisfies SchemasC["Experiment"];
-});
+/** An experiment; revision C's carries its tags, presented in `namespace` (the request's). */
+export const experimentOut = shaper(
+  (revision: Revision, e: ExperimentRecord, namespace: string): Shaped<"Experiment"> => {
+    const common = {
+      name: e.name,
+      artifact_location: e.artifactLocation,
+      lifecycle_stage: e.lifecycleStage,
+      last_update_time: e.lastUpdateTime,
+      creation_time: e.creationTime,
+    };
+    if (isPreview(revision)) return { experiment_id: e.experimentId, ...common } satisfies PreviewSchemas["Experiment"];
+    return {
+      experiment_id: String(e.experimentId),
+      ...common,
+      tags: swapTagsNamespace(namespace, e.tags),
+    } satisfies SchemasC["Experiment"];
+  },
+);
 
 export const metricOut = shaper((revision: Revision, m: MetricRecord): Shaped<"Metric"> => {
   const base = { key: m.key, value: doubleOut(m.value), timestamp: m.timestamp } satisfies PreviewSchemas["Metric"];

@@ -1,5 +1,6 @@
 import { expect } from "vitest";
 import type { ExtScenario } from "../harness/ext-scenario.js";
+import { SpecValidator } from "../harness/spec-validator.js";
 
 const MODELS = "/api/2.0/tracker/logged-models";
 const MODEL = "/api/2.0/tracker/logged-models/{model_id}";
@@ -28,6 +29,7 @@ async function mlflowCall<T>(
 interface Model {
   info: {
     model_id: string;
+    source_run_id: string;
     artifact_uri: string;
     status: string;
     name: string;
@@ -39,24 +41,44 @@ interface Model {
 export const scenario: ExtScenario = {
   name: "logged models: MLflow 3's log_model, register_model and search_logged_models, with their refusals",
   async run({ ext, unauthenticated, client, url, fetch: recorded }) {
+    const spec = new SpecValidator("ext");
     const experimentId = await client.createExperiment("contract-logged-models");
     const run = await client.createRun(experimentId);
     const runId = run.info.run_id;
     await client.logParam(runId, "alpha", "0.5");
     await client.logMetric(runId, "rmse", 0.25, { timestamp: 1000, step: 0 });
 
-    // mlflow.sklearn.log_model(model, name="m") inside the run, call by call (MLflow 3.x client).
-    // runs/outputs (MLflow 3's run -> model link) belongs to another change and is not sent here.
+    // mlflow.sklearn.log_model(model, name="m") inside the run, call by call as MLflow 3.x's client
+    // sends it through MLflow's paths: the run (for its params), the model with them and the
+    // context tags, the run's output, the metric re-logged with the model id, the files, finalize.
+    const active = await mlflowCall<{ run: { data: { params?: Array<{ key: string; value: string }> } } }>(
+      url,
+      "GET",
+      `runs/get?run_id=${runId}`,
+    );
+    expect(active.body.run.data.params).toEqual([{ key: "alpha", value: "0.5" }]);
     const created = await mlflowCall<{ model: Model }>(url, "POST", "logged-models", {
       experiment_id: experimentId,
       name: "m",
       source_run_id: runId,
-      params: [{ key: "alpha", value: "0.5" }],
-      tags: [{ key: "mlflow.user", value: "contract" }],
+      params: active.body.run.data.params,
+      tags: [
+        { key: "mlflow.user", value: "contract" },
+        { key: "mlflow.source.name", value: "train.py" },
+        { key: "mlflow.source.type", value: "LOCAL" },
+      ],
     });
     expect(created.status).toBe(200);
     const id = created.body.model.info.model_id;
     expect(created.body.model.info.status).toBe("LOGGED_MODEL_PENDING");
+    expect(spec.validateSchema("LoggedModel", created.body.model)).toEqual([]);
+    const output = await mlflowCall(url, "POST", "runs/outputs", {
+      run_id: runId,
+      models: [{ model_id: id, step: 0 }],
+    });
+    expect(output).toEqual({ status: 200, body: {} });
+    const withOutputs = await mlflowCall<{ run: { outputs?: unknown } }>(url, "GET", `runs/get?run_id=${runId}`);
+    expect(withOutputs.body.run.outputs).toEqual({ model_outputs: [{ model_id: id, step: 0 }] });
     const history = await mlflowCall<{ metrics: Array<Record<string, unknown>> }>(
       url,
       "GET",
@@ -86,23 +108,54 @@ export const scenario: ExtScenario = {
     expect(finalized.body.model.data.metrics).toEqual([
       { key: "rmse", value: 0.25, timestamp: 1000, step: 0, model_id: id, run_id: runId },
     ]);
+    expect(spec.validateSchema("LoggedModel", finalized.body.model)).toEqual([]);
 
-    // mlflow.register_model("models:/<id>", "contract-lm")
+    // mlflow.register_model("models:/<id>", "contract-lm"): the model (a second registration finds
+    // it there: RESOURCE_ALREADY_EXISTS, which the client passes over), the logged model for its
+    // run, the version, then the client's own entry in the logged model's mlflow.modelVersions.
     await mlflowCall(url, "POST", "registered-models/create", { name: "contract-lm" });
+    const again = await mlflowCall<{ error_code: string }>(url, "POST", "registered-models/create", {
+      name: "contract-lm",
+    });
+    expect(again).toMatchObject({ status: 400, body: { error_code: "RESOURCE_ALREADY_EXISTS" } });
+    const source = await mlflowCall<{ model: Model }>(url, "GET", `logged-models/${id}`);
+    expect(source.body.model.info.source_run_id).toBe(runId);
     const version = await mlflowCall<{ model_version: { version: string; run_id: string } }>(
       url,
       "POST",
       "model-versions/create",
       { name: "contract-lm", source: `models:/${id}`, model_id: id },
     );
-    expect(version.body.model_version).toMatchObject({ version: "1", run_id: runId });
-    const model = await client.getLoggedModel(id);
-    const listed = JSON.parse(model.info.tags?.find((t) => t.key === "mlflow.modelVersions")?.value ?? "[]");
+    expect(version.body.model_version).toMatchObject({ version: "1", run_id: runId, source: `models:/${id}` });
+    const registered = await mlflowCall<{ model: Model }>(url, "GET", `logged-models/${id}`);
+    const listed = JSON.parse(
+      registered.body.model.info.tags?.find((t) => t.key === "mlflow.modelVersions")?.value ?? "[]",
+    );
     expect(listed).toEqual([{ name: "contract-lm", version: 1 }]);
-    await client.setLoggedModelTags(id, {
-      "mlflow.modelVersions": JSON.stringify([...listed, { name: "contract-lm", version: "1" }]),
+    const appended = JSON.stringify([...listed, { name: "contract-lm", version: "1" }]);
+    const tagged = await mlflowCall(url, "PATCH", `logged-models/${id}/tags`, {
+      tags: [{ key: "mlflow.modelVersions", value: appended }],
     });
+    expect(tagged.status).toBe(200);
     expect(await client.getModelVersionDownloadUri("contract-lm", "1")).toBe(artifactUri);
+
+    // The same model through the typed client on tracker's paths: MLflow's system tags under tracker.*.
+    const model = await client.getLoggedModel(id);
+    expect(Object.fromEntries((model.info.tags ?? []).map((t) => [t.key, t.value]))).toEqual({
+      "tracker.user": "contract",
+      "tracker.source.name": "train.py",
+      "tracker.source.type": "LOCAL",
+      "tracker.modelVersions": appended,
+    });
+    expect(model.data.metrics).toEqual(finalized.body.model.data.metrics);
+    await client.setLoggedModelTags(id, { "tracker.note.content": "from tracker", stage: "candidate" });
+    const noted = await mlflowCall<{ model: Model }>(url, "GET", `logged-models/${id}`);
+    expect(noted.body.model.info.tags).toEqual(
+      expect.arrayContaining([
+        { key: "mlflow.note.content", value: "from tracker" },
+        { key: "stage", value: "candidate" },
+      ]),
+    );
 
     // The typed client through tracker's own paths, every operation with its documented statuses.
     const artifacts = await client.listLoggedModelArtifacts(id);
@@ -144,6 +197,22 @@ export const scenario: ExtScenario = {
     expect(await client.finalizeLoggedModel(otherId, "LOGGED_MODEL_UPLOAD_FAILED")).toMatchObject({
       info: { status: "LOGGED_MODEL_UPLOAD_FAILED", model_type: "agent" },
     });
+
+    // mlflow.search_logged_models(experiment_ids, filter_string, order_by, max_results) through
+    // MLflow's path, page by page as the client's PagedList does; then the typed client.
+    const mlflowSearch = async (pageToken?: string) =>
+      (
+        await mlflowCall<{ models?: Model[]; next_page_token?: string }>(url, "POST", "logged-models/search", {
+          experiment_ids: [experimentId],
+          filter: "tags.`mlflow.user` = 'contract' AND metrics.rmse < 1",
+          order_by: [{ field_name: "creation_timestamp_ms", ascending: false }],
+          max_results: 1,
+          ...(pageToken ? { page_token: pageToken } : {}),
+        })
+      ).body;
+    const firstPage = await mlflowSearch();
+    expect(firstPage.models?.map((m) => m.info.model_id)).toEqual([id]);
+    expect(firstPage.next_page_token).toBeUndefined();
 
     // search_logged_models: filter, ordering, paging.
     const byName = await client.searchLoggedModels({

@@ -8,6 +8,7 @@ import type { KeyValue, Page } from "../model.js";
 import type { Services } from "../services.js";
 import * as store from "../../store/registry/model-versions.js";
 import { findRegisteredModelRow, updateRegisteredModelRow } from "../../store/registry/registered-models.js";
+import { storedTagFilter, swapRequestTagKey, swapRequestTags } from "../request-tags.js";
 import { checkedTags, checkTag, checkTagKey, checkText } from "./checks.js";
 import {
   ACTIVE_STAGES,
@@ -119,7 +120,7 @@ export async function createModelVersion(
         model_id: input.modelId ?? loggedModelIdOfSource(input.source) ?? null,
         storage_location: resolved.storageLocation ?? null,
       },
-      tags,
+      swapRequestTags(services, tags),
     );
     return loadOrThrow(trx, input.name, version);
   });
@@ -211,7 +212,10 @@ export async function setModelVersionTag(services: Services, ref: VersionRef, ta
   await services.knex.transaction(async (trx) => {
     if (!(await store.updateModelVersionRow(trx, name, version, { last_updated_timestamp: nowMs() })))
       throw versionNotFound(name, version);
-    await store.upsertModelVersionTag(trx, name, version, tag);
+    await store.upsertModelVersionTag(trx, name, version, {
+      key: swapRequestTagKey(services, tag.key),
+      value: tag.value,
+    });
   });
 }
 
@@ -221,7 +225,7 @@ export async function deleteModelVersionTag(services: Services, ref: VersionRef,
   checkTagKey("Model version tag", key);
   await services.knex.transaction(async (trx) => {
     if (!(await store.findModelVersionRow(trx, name, version, true))) throw versionNotFound(name, version);
-    if ((await store.deleteModelVersionTag(trx, name, version, key)) > 0) {
+    if ((await store.deleteModelVersionTag(trx, name, version, swapRequestTagKey(services, key))) > 0) {
       await store.updateModelVersionRow(trx, name, version, { last_updated_timestamp: nowMs() });
     }
   });
@@ -247,7 +251,7 @@ export async function searchModelVersions(
   if (query.filter !== undefined) checkText("filter", query.filter);
   const { rows, nextPageToken } = await searchModelVersionRows(services.knex, {
     scope: "model-versions/search",
-    filter: parseModelVersionFilter(query.filter),
+    filter: storedTagFilter(services, parseModelVersionFilter(query.filter)),
     orderBy: query.orderBy,
     maxResults,
     pageToken: query.pageToken,

@@ -5,6 +5,7 @@ import { nowMs } from "../clock.js";
 import { alreadyExists } from "../errors.js";
 import type { KeyValue, Page } from "../model.js";
 import type { Services } from "../services.js";
+import { storedTagFilter, swapRequestTagKey, swapRequestTags } from "../request-tags.js";
 import { isUniqueViolation } from "../../store/unique-violation.js";
 import * as store from "../../store/registry/registered-models.js";
 import { latestVersionsOf } from "../../store/registry/model-versions.js";
@@ -46,7 +47,7 @@ export async function createRegisteredModel(
           description: input.description ?? "",
           user_id: "",
         },
-        tags,
+        swapRequestTags(services, tags),
       );
       return loadOrThrow(trx, input.name);
     });
@@ -114,7 +115,7 @@ export async function setRegisteredModelTag(services: Services, name: string, ta
   await services.knex.transaction(async (trx) => {
     if (!(await store.updateRegisteredModelRow(trx, name, { last_updated_timestamp: nowMs() })))
       throw modelNotFound(name);
-    await store.upsertRegisteredModelTag(trx, name, tag);
+    await store.upsertRegisteredModelTag(trx, name, { key: swapRequestTagKey(services, tag.key), value: tag.value });
   });
 }
 
@@ -124,7 +125,7 @@ export async function deleteRegisteredModelTag(services: Services, name: string,
   checkTagKey("Registered model tag", key);
   await services.knex.transaction(async (trx) => {
     if (!(await store.findRegisteredModelRow(trx, name, true))) throw modelNotFound(name);
-    if ((await store.deleteRegisteredModelTag(trx, name, key)) > 0) {
+    if ((await store.deleteRegisteredModelTag(trx, name, swapRequestTagKey(services, key))) > 0) {
       await store.updateRegisteredModelRow(trx, name, { last_updated_timestamp: nowMs() });
     }
   });
@@ -148,7 +149,7 @@ export async function searchRegisteredModels(
   if (query.filter !== undefined) checkText("filter", query.filter);
   const { rows, nextPageToken } = await searchRegisteredModelRows(services.knex, {
     scope: `registered-models/${operation}`,
-    filter: parseRegisteredModelFilter(query.filter),
+    filter: storedTagFilter(services, parseRegisteredModelFilter(query.filter)),
     orderBy: query.orderBy,
     maxResults,
     pageToken: query.pageToken,

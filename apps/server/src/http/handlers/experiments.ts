@@ -25,14 +25,14 @@ export const experimentHandlers = handlerTable({
     if (revision !== "c") {
       // A and B have no paging on experiments/list: they get every experiment.
       const all = await experiments.listAllExperiments(services, viewType);
-      return { experiments: all.map((e) => experimentOut(revision, e)) };
+      return { experiments: all.map((e) => experimentOut(revision, e, tagNamespaceOf(services))) };
     }
     const page = await experiments.searchExperiments(services, {
       viewType,
       maxResults: optionalInt("max_results", input.max_results) ?? DEFAULT_MAX_RESULTS,
       pageToken: input.page_token,
     });
-    const body = { experiments: page.items.map((e) => experimentOut(revision, e)) };
+    const body = { experiments: page.items.map((e) => experimentOut(revision, e, tagNamespaceOf(services))) };
     return page.nextPageToken ? { ...body, next_page_token: page.nextPageToken } : body;
   },
 
@@ -44,7 +44,7 @@ export const experimentHandlers = handlerTable({
       maxResults: optionalInt("max_results", input.max_results) ?? DEFAULT_MAX_RESULTS,
       pageToken: input.page_token,
     });
-    const body = { experiments: page.items.map((e) => experimentOut(revision, e)) };
+    const body = { experiments: page.items.map((e) => experimentOut(revision, e, tagNamespaceOf(services))) };
     return page.nextPageToken ? { ...body, next_page_token: page.nextPageToken } : body;
   },
 
@@ -52,14 +52,20 @@ export const experimentHandlers = handlerTable({
     const experiment = await experiments.getExperiment(services, experimentId(input.experiment_id));
     const runs = await runsOfExperiment(services, experiment.experimentId, revision !== "a");
     return {
-      experiment: experimentOut(revision, experiment),
+      experiment: experimentOut(revision, experiment, tagNamespaceOf(services)),
       runs: runs.map((run) => runInfoOut(revision, run.info, run.tags, tagNamespaceOf(services))),
     };
   },
 
   async getExperimentByName({ revision, input, services }) {
     const name = requireField("experiment_name", input.experiment_name);
-    return { experiment: experimentOut(revision, await experiments.getExperimentByName(services, name)) };
+    return {
+      experiment: experimentOut(
+        revision,
+        await experiments.getExperimentByName(services, name),
+        tagNamespaceOf(services),
+      ),
+    };
   },
 
   async deleteExperiment({ input, services }) {

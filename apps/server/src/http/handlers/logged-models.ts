@@ -5,6 +5,8 @@ import { missingValue } from "../../core/errors.js";
 import { handlerTable, type OperationContext } from "../operation-handler.js";
 import { experimentId, keyValues, listOf, optionalInt } from "../input.js";
 import { linkedMetricOut } from "../shapes.js";
+import { tagNamespaceOf } from "../../core/services.js";
+import { swapTagsNamespace } from "../../domain/system-tags.js";
 import { sendArtifact } from "../artifact-download.js";
 import { toExperimentId } from "../../core/values.js";
 import type { DatasetClause, LoggedModelOrderItem } from "../../search/logged-model-search.js";
@@ -28,8 +30,11 @@ function requiredNonEmpty(value: string | null | undefined, field: string): stri
   return value;
 }
 
-/** A logged model as MLflow's server answers it (ext operations follow revision C's conventions). */
-export function loggedModelOut(m: LoggedModelRecord) {
+/**
+ * A logged model as MLflow's server answers it (ext operations follow revision C's conventions),
+ * its tags in the request's system-tag namespace.
+ */
+export function loggedModelOut(m: LoggedModelRecord, namespace: string) {
   return {
     info: {
       model_id: m.modelId,
@@ -41,7 +46,7 @@ export function loggedModelOut(m: LoggedModelRecord) {
       status: m.status,
       model_type: m.modelType,
       source_run_id: m.sourceRunId,
-      ...(m.tags.length === 0 ? {} : { tags: m.tags }),
+      ...(m.tags.length === 0 ? {} : { tags: swapTagsNamespace(namespace, m.tags) }),
     },
     data: {
       ...(m.params.length === 0 ? {} : { params: m.params }),
@@ -80,13 +85,16 @@ export const loggedModelHandlers = handlerTable({
       params: keyValues(input.params),
       tags: keyValues(input.tags),
     });
-    return { model: loggedModelOut(model) };
+    return { model: loggedModelOut(model, tagNamespaceOf(services)) };
   },
 
   async getLoggedModel(ctx) {
     const allowDeleted = String(ctx.input.allow_deleted ?? "").toLowerCase() === "true";
     return {
-      model: loggedModelOut(await models.getLoggedModel(ctx.services, pathModelId(ctx), allowDeleted)),
+      model: loggedModelOut(
+        await models.getLoggedModel(ctx.services, pathModelId(ctx), allowDeleted),
+        tagNamespaceOf(ctx.services),
+      ),
     };
   },
 
@@ -95,7 +103,8 @@ export const loggedModelHandlers = handlerTable({
     const modelId = requiredNonEmpty(input.model_id, "model_id");
     if (input.status === undefined || input.status === null) throw missingValue("status");
     const status = models.parseLoggedModelStatus(input.status);
-    return { model: loggedModelOut(await models.finalizeLoggedModel(services, modelId, status)) };
+    const model = await models.finalizeLoggedModel(services, modelId, status);
+    return { model: loggedModelOut(model, tagNamespaceOf(services)) };
   },
 
   async deleteLoggedModel(ctx) {
@@ -159,7 +168,9 @@ export const loggedModelHandlers = handlerTable({
       pageToken: input.page_token || undefined,
     });
     return {
-      ...(page.models.length === 0 ? {} : { models: page.models.map((m) => loggedModelOut(m)) }),
+      ...(page.models.length === 0
+        ? {}
+        : { models: page.models.map((m) => loggedModelOut(m, tagNamespaceOf(services))) }),
       ...(page.nextPageToken ? { next_page_token: page.nextPageToken } : {}),
     };
   },

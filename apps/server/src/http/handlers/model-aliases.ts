@@ -1,5 +1,6 @@
 import * as aliases from "../../core/registry/aliases.js";
 import { requireField } from "../../core/values.js";
+import { tagNamespaceOf } from "../../core/services.js";
 import { handlerTable, type OperationContext } from "../operation-handler.js";
 import { modelVersionOut } from "./registry.js";
 
@@ -42,6 +43,6 @@ export const modelAliasHandlers = handlerTable({
       requireField("name", input.name),
       requireField("alias", input.alias),
     );
-    return { model_version: modelVersionOut(version, true) };
+    return { model_version: modelVersionOut(version, tagNamespaceOf(services), true) };
   },
 });

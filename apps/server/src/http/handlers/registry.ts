@@ -7,17 +7,28 @@ import { requireField } from "../../core/values.js";
 import { handlerTable } from "../operation-handler.js";
 import type { SchemasC, SchemasExt } from "../schemas.js";
 import { keyValues, listOf, optionalInt } from "../input.js";
+import { tagNamespaceOf } from "../../core/services.js";
+import { swapTagsNamespace } from "../../domain/system-tags.js";
 
 /** The model registry of revision C: registered models and model versions. */
 
 /**
- * A model version as revision C has it; with `aliases` (MLflow 2.3+) for requests through MLflow's
- * paths and in the extensions' answers.
+ * A model version as revision C has it, its tags in the request's system-tag namespace; with
+ * `aliases` (MLflow 2.3+) for requests through MLflow's paths and in the extensions' answers.
  */
-export function modelVersionOut(v: ModelVersionRecord, withAliases: true): SchemasExt["ModelVersionWithAliases"];
-export function modelVersionOut(v: ModelVersionRecord, withAliases?: boolean): SchemasC["ModelVersion"];
 export function modelVersionOut(
   v: ModelVersionRecord,
+  namespace: string,
+  withAliases: true,
+): SchemasExt["ModelVersionWithAliases"];
+export function modelVersionOut(
+  v: ModelVersionRecord,
+  namespace: string,
+  withAliases?: boolean,
+): SchemasC["ModelVersion"];
+export function modelVersionOut(
+  v: ModelVersionRecord,
+  namespace: string,
   withAliases = false,
 ): SchemasC["ModelVersion"] | SchemasExt["ModelVersionWithAliases"] {
   const base = {
@@ -32,7 +43,7 @@ export function modelVersionOut(
     run_id: v.runId,
     status: v.status,
     status_message: v.statusMessage,
-    tags: v.tags,
+    tags: swapTagsNamespace(namespace, v.tags),
     run_link: v.runLink,
   } satisfies SchemasC["ModelVersion"];
   return withAliases ? ({ ...base, aliases: v.aliases } satisfies SchemasExt["ModelVersionWithAliases"]) : base;
@@ -42,22 +53,26 @@ export function modelVersionOut(
 type RegisteredModelOut = SchemasC["RegisteredModel"] & { aliases?: SchemasExt["RegisteredModelAlias"][] };
 
 /** user_id is left out of RegisteredModel: "omitted from responses at present" (spec part 2). */
-export function registeredModelOut(m: RegisteredModelRecord, withAliases = false): RegisteredModelOut {
+export function registeredModelOut(
+  m: RegisteredModelRecord,
+  namespace: string,
+  withAliases = false,
+): RegisteredModelOut {
   const base = {
     name: m.name,
     creation_timestamp: m.creationTimestamp,
     last_updated_timestamp: m.lastUpdatedTimestamp,
     description: m.description,
-    latest_versions: m.latestVersions.map((v) => modelVersionOut(v, withAliases)),
-    tags: m.tags,
+    latest_versions: m.latestVersions.map((v) => modelVersionOut(v, namespace, withAliases)),
+    tags: swapTagsNamespace(namespace, m.tags),
   } satisfies SchemasC["RegisteredModel"];
   return withAliases
     ? { ...base, aliases: m.aliases.map((a) => ({ alias: a.alias, version: String(a.version) })) }
     : base;
 }
 
-const modelPage = (page: Page<RegisteredModelRecord>, withAliases: boolean) => {
-  const body = { registered_models: page.items.map((m) => registeredModelOut(m, withAliases)) };
+const modelPage = (page: Page<RegisteredModelRecord>, namespace: string, withAliases: boolean) => {
+  const body = { registered_models: page.items.map((m) => registeredModelOut(m, namespace, withAliases)) };
   return page.nextPageToken ? { ...body, next_page_token: page.nextPageToken } : body;
 };
 
@@ -86,13 +101,14 @@ export const registryHandlers = handlerTable({
       description: input.description,
       tags: keyValues(input.tags),
     });
-    return { registered_model: registeredModelOut(model, mlflow) };
+    return { registered_model: registeredModelOut(model, tagNamespaceOf(services), mlflow) };
   },
 
   async getRegisteredModel({ input, services, mlflow }) {
     return {
       registered_model: registeredModelOut(
         await models.getRegisteredModel(services, requireField("name", input.name)),
+        tagNamespaceOf(services),
         mlflow,
       ),
     };
@@ -100,12 +116,12 @@ export const registryHandlers = handlerTable({
 
   async renameRegisteredModel({ input, services, mlflow }) {
     const model = await models.renameRegisteredModel(services, requireField("name", input.name), input.new_name);
-    return { registered_model: registeredModelOut(model, mlflow) };
+    return { registered_model: registeredModelOut(model, tagNamespaceOf(services), mlflow) };
   },
 
   async updateRegisteredModel({ input, services, mlflow }) {
     const model = await models.updateRegisteredModel(services, requireField("name", input.name), input.description);
-    return { registered_model: registeredModelOut(model, mlflow) };
+    return { registered_model: registeredModelOut(model, tagNamespaceOf(services), mlflow) };
   },
 
   async deleteRegisteredModel({ input, services }) {
@@ -119,6 +135,7 @@ export const registryHandlers = handlerTable({
         maxResults: optionalInt("max_results", input.max_results),
         pageToken: input.page_token,
       }),
+      tagNamespaceOf(services),
       mlflow,
     );
   },
@@ -131,13 +148,14 @@ export const registryHandlers = handlerTable({
         maxResults: optionalInt("max_results", input.max_results),
         pageToken: input.page_token,
       }),
+      tagNamespaceOf(services),
       mlflow,
     );
   },
 
   async getLatestVersions({ input, services, mlflow }) {
     const latest = await models.getLatestVersions(services, requireField("name", input.name), listOf(input.stages));
-    return { model_versions: latest.map((v) => modelVersionOut(v, mlflow)) };
+    return { model_versions: latest.map((v) => modelVersionOut(v, tagNamespaceOf(services), mlflow)) };
   },
 
   async setRegisteredModelTag({ input, services }) {
@@ -164,16 +182,22 @@ export const registryHandlers = handlerTable({
       tags: keyValues(input.tags),
       modelId: modelIdOf(input),
     });
-    return { model_version: modelVersionOut(version, mlflow) };
+    return { model_version: modelVersionOut(version, tagNamespaceOf(services), mlflow) };
   },
 
   async getModelVersion({ input, services, mlflow }) {
-    return { model_version: modelVersionOut(await versions.getModelVersion(services, versionRef(input)), mlflow) };
+    return {
+      model_version: modelVersionOut(
+        await versions.getModelVersion(services, versionRef(input)),
+        tagNamespaceOf(services),
+        mlflow,
+      ),
+    };
   },
 
   async updateModelVersion({ input, services, mlflow }) {
     const version = await versions.updateModelVersion(services, versionRef(input), input.description);
-    return { model_version: modelVersionOut(version, mlflow) };
+    return { model_version: modelVersionOut(version, tagNamespaceOf(services), mlflow) };
   },
 
   async deleteModelVersion({ input, services }) {
@@ -188,7 +212,7 @@ export const registryHandlers = handlerTable({
       maxResults: optionalInt("max_results", input.max_results),
       pageToken: input.page_token,
     });
-    const body = { model_versions: page.items.map((v) => modelVersionOut(v, mlflow)) };
+    const body = { model_versions: page.items.map((v) => modelVersionOut(v, tagNamespaceOf(services), mlflow)) };
     return page.nextPageToken ? { ...body, next_page_token: page.nextPageToken } : body;
   },
 
@@ -203,7 +227,7 @@ export const registryHandlers = handlerTable({
       requireField("stage", input.stage),
       requiredBoolean("archive_existing_versions", input.archive_existing_versions),
     );
-    return { model_version: modelVersionOut(version, mlflow) };
+    return { model_version: modelVersionOut(version, tagNamespaceOf(services), mlflow) };
   },
 
   async setModelVersionTag({ input, services }) {

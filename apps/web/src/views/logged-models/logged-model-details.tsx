@@ -11,7 +11,16 @@ export function LoggedModelStatus({ status }: { status: string }) {
   return <span className={`badge ${label === "FAILED" || label === "UPLOAD_FAILED" ? "FAILED" : ""}`}>{label}</span>;
 }
 
-export function LoggedModelDetails({ model, heading }: { model: LoggedModel; heading: "h1" | "h2" | "h3" }) {
+/** `latestMetrics={false}` leaves the metrics to the caller (the model's own page shows more of them). */
+export function LoggedModelDetails({
+  model,
+  heading,
+  latestMetrics: showLatest = true,
+}: {
+  model: LoggedModel;
+  heading: "h1" | "h2" | "h3";
+  latestMetrics?: boolean;
+}) {
   const { info, data } = model;
   const Heading = heading;
   const metrics = latestMetrics(data.metrics);
@@ -44,18 +53,20 @@ export function LoggedModelDetails({ model, heading }: { model: LoggedModel; hea
         <dd className="pre">{info.artifact_uri}</dd>
       </dl>
       <KeyValueTable rows={params} caption={`Parameters (${params.length})`} label={`Parameters of ${info.name}`} />
-      <table className="kv" aria-label={`Metrics of ${info.name}`}>
-        <caption>Metrics ({metrics.length})</caption>
-        <tbody>
-          {metrics.map((m) => (
-            <tr key={m.key}>
-              <th scope="row">{m.key}</th>
-              <td className="num">{typeof m.value === "number" ? formatValue(m.value) : m.value}</td>
-              <td className="muted">step {m.step}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      {showLatest ? (
+        <table className="kv" aria-label={`Metrics of ${info.name}`}>
+          <caption>Metrics ({metrics.length})</caption>
+          <tbody>
+            {metrics.map((m) => (
+              <tr key={m.key}>
+                <th scope="row">{m.key}</th>
+                <td className="num">{typeof m.value === "number" ? formatValue(m.value) : m.value}</td>
+                <td className="muted">step {m.step}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ) : null}
     </section>
   );
 }

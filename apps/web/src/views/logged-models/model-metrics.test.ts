@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { latestMetrics, loggedModelIdOf, statusLabel } from "./model-metrics";
+import { latestMetrics, loggedModelIdOf, metricSummaries, statusLabel } from "./model-metrics";
 
 describe("latestMetrics", () => {
   it("keeps each key's point with the highest step, then the latest timestamp, sorted by key", () => {
@@ -14,6 +14,21 @@ describe("latestMetrics", () => {
       ["loss", 0.4],
     ]);
     expect(latestMetrics(undefined)).toEqual([]);
+  });
+});
+
+describe("metricSummaries", () => {
+  it("gives each key its latest point and its history in step order", () => {
+    const points = [
+      { key: "loss", value: 0.5, step: 1, timestamp: 10 },
+      { key: "loss", value: 0.9, step: 0, timestamp: 30 },
+      { key: "acc", value: "NaN" as const, step: 0, timestamp: 5 },
+    ];
+    expect(metricSummaries(points)).toEqual([
+      { key: "acc", latest: "NaN", step: 0, history: [Number.NaN] },
+      { key: "loss", latest: 0.5, step: 1, history: [0.9, 0.5] },
+    ]);
+    expect(metricSummaries(undefined)).toEqual([]);
   });
 });
 

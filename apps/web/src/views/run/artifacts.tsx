@@ -11,6 +11,29 @@ export function artifactUrl(runId: string, path: string): string {
   return `/get-artifact?run_uuid=${encodeURIComponent(runId)}&path=${encodeURIComponent(path)}`;
 }
 
+/** Where a tree of artifacts comes from: a run's, or a logged model's. */
+export interface ArtifactSource {
+  /** Names the tree (folders are fetched again when it changes). */
+  key: string;
+  /** One level of the tree, below `path` when given. */
+  list(path?: string): Promise<FileInfo[]>;
+  /** The URL serving one file. */
+  fileUrl(path: string): string;
+}
+
+export const runArtifacts = (runId: string): ArtifactSource => ({
+  key: `run:${runId}`,
+  list: (path) => api().listArtifacts(runId, path),
+  fileUrl: (path) => artifactUrl(runId, path),
+});
+
+export const loggedModelArtifacts = (modelId: string): ArtifactSource => ({
+  key: `model:${modelId}`,
+  list: async (path) => (await api().listLoggedModelArtifacts(modelId, path)).files ?? [],
+  fileUrl: (path) =>
+    `/api/2.0/tracker/logged-models/${encodeURIComponent(modelId)}/artifacts/files?artifact_file_path=${encodeURIComponent(path)}`,
+});
+
 async function fetchArtifact(url: string): Promise<Blob> {
   const response = await fetch(url, { headers: authHeaders() });
   if (!response.ok) {
@@ -27,17 +50,17 @@ async function fetchArtifact(url: string): Promise<Blob> {
 }
 
 function Folder({
-  runId,
+  source,
   path,
   onOpen,
   open,
 }: {
-  runId: string;
+  source: ArtifactSource;
   path?: string;
   onOpen: (file: FileInfo) => void;
   open: string | undefined;
 }) {
-  const files = useAsync(() => api().listArtifacts(runId, path), [runId, path]);
+  const files = useAsync(() => source.list(path), [source.key, path]);
   const [expanded, setExpanded] = useState<Set<string>>(new Set());
   if (files.error) return <ErrorBox error={files.error} title="Artifacts" />;
   if (!files.data) return <Loading what="artifacts" />;
@@ -58,7 +81,7 @@ function Folder({
               >
                 {isOpen ? "▾" : "▸"} {name}/
               </button>
-              {isOpen ? <Folder runId={runId} path={file.path} onOpen={onOpen} open={open} /> : null}
+              {isOpen ? <Folder source={source} path={file.path} onOpen={onOpen} open={open} /> : null}
             </li>
           );
         }
@@ -75,8 +98,8 @@ function Folder({
   );
 }
 
-function Preview({ runId, file }: { runId: string; file: FileInfo }) {
-  const url = artifactUrl(runId, file.path);
+function Preview({ source, file }: { source: ArtifactSource; file: FileInfo }) {
+  const url = source.fileUrl(file.path);
   const kind = previewKind(file.path, Number(file.file_size ?? 0));
   const blob = useAsync(() => (kind === "none" ? Promise.resolve(undefined) : fetchArtifact(url)), [url, kind]);
   const [text, setText] = useState<string | undefined>();
@@ -160,16 +183,17 @@ function CsvTable({ text, separator }: { text: string; separator: string }) {
   );
 }
 
-export function Artifacts({ runId }: { runId: string }) {
+/** The artifact browser: a folder tree beside a preview of the chosen file. */
+export function Artifacts({ source }: { source: ArtifactSource }) {
   const [open, setOpen] = useState<FileInfo | undefined>();
   return (
     <section aria-label="Artifacts">
       <h2>Artifacts</h2>
       <div className="artifacts">
         <div className="tree">
-          <Folder runId={runId} onOpen={setOpen} open={open?.path} />
+          <Folder source={source} onOpen={setOpen} open={open?.path} />
         </div>
-        {open ? <Preview runId={runId} file={open} /> : <p className="muted">Choose a file to preview it.</p>}
+        {open ? <Preview source={source} file={open} /> : <p className="muted">Choose a file to preview it.</p>}
       </div>
     </section>
   );

@@ -4,17 +4,16 @@ import { Link } from "wouter";
 import { api, namespace } from "../../api/client";
 import { attempt, useAsync } from "../../api/use-async";
 import { ErrorBox, Loading } from "../../components/error-box";
-import { formatDuration, formatTime, formatValue } from "../../components/format";
+import { formatDuration, formatTime } from "../../components/format";
 import { Markdown } from "../../components/markdown";
-import { Sparkline } from "../../components/sparkline";
+import { historyValues, MetricSummaryTable } from "../../components/metric-summary-table";
 import { TagsEditor } from "../../components/tags-editor";
 import { href } from "../../url/search-state";
 import { MetricCharts } from "../compare/metric-charts";
-import { Artifacts } from "./artifacts";
+import { Artifacts, runArtifacts } from "./artifacts";
 import { RegisterModel } from "./register-model";
 import { RunLoggedModels } from "../logged-models/run-logged-models";
 import { useLiveRefresh } from "../runs/use-live-refresh";
-import { TableHead } from "../../components/table-head";
 import { KeyValueTable } from "../../components/key-value-table";
 
 /** Metric histories shown as sparklines: at most this many keys are fetched. */
@@ -221,30 +220,14 @@ function RunView({
       <section aria-label="Metrics">
         <h2>Metrics ({run.data.metrics.length})</h2>
         <ErrorBox error={histories.error} title="Metric histories" />
-        <table className="kv">
-          <TableHead headings={["Key", "Latest", "Min", "Max", "Step", "History"]} />
-          <tbody>
-            {run.data.metrics.map((m) => {
-              const points = history.get(m.key);
-              const values = points
-                ? [...points].sort((a, b) => a.step - b.step || a.timestamp - b.timestamp).map((p) => p.value)
-                : [];
-              const finite = values.filter(Number.isFinite);
-              return (
-                <tr key={m.key}>
-                  <th scope="row">{m.key}</th>
-                  <td className="num">{formatValue(m.value)}</td>
-                  <td className="num">{finite.length ? formatValue(Math.min(...finite)) : ""}</td>
-                  <td className="num">{finite.length ? formatValue(Math.max(...finite)) : ""}</td>
-                  <td className="num">{m.step}</td>
-                  <td>
-                    <Sparkline values={values} />
-                  </td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
+        <MetricSummaryTable
+          rows={run.data.metrics.map((m) => ({
+            key: m.key,
+            latest: m.value,
+            step: m.step,
+            history: historyValues(history.get(m.key) ?? []),
+          }))}
+        />
       </section>
       {run.data.metrics.length > 0 ? <MetricCharts runs={[run]} /> : null}
 
@@ -262,7 +245,7 @@ function RunView({
         </details>
       ) : null}
 
-      <Artifacts runId={id} />
+      <Artifacts source={runArtifacts(id)} />
 
       <RunLoggedModels experimentId={info.experiment_id} runId={id} />
 
