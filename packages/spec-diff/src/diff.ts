@@ -4,10 +4,11 @@
  * groups the library's low-level diffs that describe one change (a type and its format), and
  * applies the classification rules of ./classify.ts.
  */
-import { apiCompare, compareOpenApi, type Diff, discoverCompareEngine, openapi3Rules } from "api-smart-diff";
+import type { Diff } from "api-smart-diff";
 import { ACKNOWLEDGE_KEY, acknowledgementsAlong, entryMatches } from "./acknowledge.js";
 import { classify, severity, worst, worstLibrary, type LibraryClass } from "./classify.js";
 import { deref, getAt, isObject, type JsonObject, type JsonValue, type OpenApiDocument } from "./json.js";
+import { libraryDiffs } from "./library.js";
 import { locate } from "./locate.js";
 import { withoutUnchangedPaths } from "./unchanged.js";
 import {
@@ -112,18 +113,6 @@ export function diffDocuments(before: OpenApiDocument, after: OpenApiDocument, o
     placeAndAcknowledge(change, context, options);
   }
   return assemble(changes, b, a, [...moves.values()], options);
-}
-
-/**
- * The library's diffs of two OpenAPI 3 documents, computed on less than it would by itself:
- * `components` is not crawled (changes there are reported where the operations use them, and
- * `$ref`s into it are still followed), and no change descriptions are written (never read here).
- * Both cost more than the rest of the comparison on a review of a few operations.
- */
-function libraryDiffs(before: OpenApiDocument, after: OpenApiDocument): Diff[] {
-  if (discoverCompareEngine(before) !== compareOpenApi) return apiCompare(before, after).diffs;
-  const rules = { ...openapi3Rules(), "/components": { skip: true } };
-  return compareOpenApi(before, after, { rules, annotateHook: () => "" }).diffs;
 }
 
 class Context {
