@@ -67,6 +67,7 @@ export function parseWithPositions(text: string): ParsedText {
   // js-yaml drops a byte order mark before parsing: its offsets are one less than the text's.
   const shift = text.charCodeAt(0) === 0xfeff ? 1 : 0;
   const stack: Frame[] = [{ start: 0, children: [] }];
+  const collections = new Map<unknown, Built>();
   const value = load(text, {
     schema: CORE_SCHEMA,
     json: true,
@@ -80,36 +81,61 @@ export function parseWithPositions(text: string): ParsedText {
       if (!frame || !parent) return;
       const [only] = frame.children;
       // A node that js-yaml composed in two nested steps reports twice: keep the inner one.
-      if (frame.children.length === 1 && only && only.result === state.result) parent.children.push(only);
-      else
-        parent.children.push({ start: frame.start, kind: state.kind, result: state.result, children: frame.children });
+      if (frame.children.length === 1 && only && only.result === state.result) {
+        parent.children.push(only);
+        return;
+      }
+      const built = { start: frame.start, kind: state.kind, result: state.result, children: frame.children };
+      parent.children.push(built);
+      // The first node that holds a collection is where it is written; aliases name it later.
+      if ((built.kind === "mapping" || built.kind === "sequence") && !collections.has(built.result))
+        collections.set(built.result, built);
     },
   }) as JsonValue | undefined;
 
-  const collections = new Map<unknown, PositionNode>();
-  const convert = (built: Built): PositionNode => {
+  // The index is built lazily: a node's entries or items when a walk first asks for them.
+  const nodes = new WeakMap<Built, PositionNode>();
+  const nodeOf = (built: Built): PositionNode => {
+    const known = nodes.get(built);
+    if (known) return known;
+    const node = lazyNode(built);
+    nodes.set(built, node);
+    return node;
+  };
+  const lazyNode = (built: Built): PositionNode => {
     const start = contentStart(text, built.start);
     if (built.kind === "mapping") {
-      const entries = new Map<string, { key: number; value: PositionNode }>();
-      for (let i = 0; i + 1 < built.children.length; i += 2) {
-        const key = built.children[i] as Built;
-        const name = String(key.result);
-        const node = convert(built.children[i + 1] as Built);
-        if (!entries.has(name)) entries.set(name, { key: contentStart(text, key.start), value: node });
-      }
-      const node = { start, entries };
-      if (!collections.has(built.result)) collections.set(built.result, node);
-      return node;
+      let entries: Map<string, { key: number; value: PositionNode }> | undefined;
+      return {
+        start,
+        get entries() {
+          if (!entries) {
+            entries = new Map();
+            for (let i = 0; i + 1 < built.children.length; i += 2) {
+              const key = built.children[i] as Built;
+              const name = String(key.result);
+              const value = built.children[i + 1] as Built;
+              if (!entries.has(name)) entries.set(name, { key: contentStart(text, key.start), value: nodeOf(value) });
+            }
+          }
+          return entries;
+        },
+      };
     }
     if (built.kind === "sequence") {
-      const node = { start, items: built.children.map(convert) };
-      if (!collections.has(built.result)) collections.set(built.result, node);
-      return node;
+      let items: PositionNode[] | undefined;
+      return {
+        start,
+        get items() {
+          items ??= built.children.map(nodeOf);
+          return items;
+        },
+      };
     }
     return { start, value: built.result };
   };
   const top = stack[0]?.children[0];
-  const root = top ? convert(top) : undefined;
+  const root = top ? nodeOf(top) : undefined;
 
   let lineStarts: number[] | undefined;
   const linePos = (offset: number) => {
@@ -126,8 +152,10 @@ export function parseWithPositions(text: string): ParsedText {
     }
     return { line: low + 1, col: offset - (lineStarts[low] as number) + 1 };
   };
-  const resolve = (node: PositionNode): PositionNode =>
-    node.value !== null && typeof node.value === "object" ? (collections.get(node.value) ?? node) : node;
+  const resolve = (node: PositionNode): PositionNode => {
+    const collection = node.value !== null && typeof node.value === "object" ? collections.get(node.value) : undefined;
+    return collection ? nodeOf(collection) : node;
+  };
 
   return { value: value ?? null, positions: { root, resolve, linePos } };
 }
