@@ -4,10 +4,11 @@
  * groups the library's low-level diffs that describe one change (a type and its format), and
  * applies the classification rules of ./classify.ts.
  */
-import { apiCompare, type Diff } from "api-smart-diff";
+import type { Diff } from "api-smart-diff";
 import { ACKNOWLEDGE_KEY, acknowledgementsAlong, entryMatches } from "./acknowledge.js";
 import { classify, severity, worst, worstLibrary, type LibraryClass } from "./classify.js";
 import { deref, getAt, isObject, type JsonObject, type JsonValue, type OpenApiDocument } from "./json.js";
+import { libraryDiffs } from "./library.js";
 import { locate } from "./locate.js";
 import { withoutUnchangedPaths } from "./unchanged.js";
 import {
@@ -74,7 +75,7 @@ export function diffDocuments(before: OpenApiDocument, after: OpenApiDocument, o
   const b = normalise(early.before, options);
   const a = normalise(early.after, options);
   const compared = withoutUnchangedPaths(b.document, a.document);
-  const { diffs } = apiCompare(compared.before, compared.after);
+  const diffs = libraryDiffs(compared.before, compared.after);
   const context = new Context(b, a);
 
   const drafts: Draft[] = [];

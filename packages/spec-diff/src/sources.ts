@@ -1,13 +1,14 @@
 /**
  * The YAML (or JSON) files of one input as written: the root document and every file its `$ref`s
- * reach, each parsed with `yaml` and a LineCounter so that a JSON path can be turned back into a
- * file, line and column (./locate.ts), and bundled into one document (./bundle.ts).
+ * reach, each parsed once into its value and an index of where its nodes are written
+ * (./positions.ts), so that a JSON path can be turned back into a file, line and column
+ * (./locate.ts), and bundled into one document (./bundle.ts).
  *
  * Files are named by an id: an absolute path, or an http(s) URL. A `SourceReader` reads an id;
  * the readers differ in where they read from (the file system, `git show` at a ref, the network).
  */
-import { LineCounter, parseDocument, type Document } from "yaml";
 import type { JsonValue } from "./json.js";
+import { type PositionIndex, parseWithPositions } from "./positions.js";
 
 export interface SourceFile {
   /** Absolute path or URL: what `$ref`s are resolved against. */
@@ -15,8 +16,8 @@ export interface SourceFile {
   /** How locations name the file: a path relative to the working directory, or the URL. */
   display: string;
   text: string;
-  document: Document.Parsed;
-  lineCounter: LineCounter;
+  /** Where each node is written. */
+  positions: PositionIndex;
   /** The parsed value (plain JSON). */
   value: JsonValue;
 }
@@ -84,18 +85,14 @@ function normalisePosix(p: string): string {
 }
 
 export function parseSource(id: string, display: string, text: string): SourceFile {
-  const lineCounter = new LineCounter();
-  const document = parseDocument(text, { lineCounter, uniqueKeys: false });
-  const error = document.errors[0];
-  if (error) throw new Error(`${display}: ${error.message.split("\n")[0]}`);
-  return {
-    id,
-    display,
-    text,
-    document,
-    lineCounter,
-    value: (document.toJS({ maxAliasCount: -1 }) ?? null) as JsonValue,
-  };
+  let parsed: ReturnType<typeof parseWithPositions>;
+  try {
+    parsed = parseWithPositions(text);
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    throw new Error(`${display}: ${message.split("\n")[0]}`);
+  }
+  return { id, display, text, positions: parsed.positions, value: parsed.value };
 }
 
 /** Reads the root file and, level by level, every file its `$ref`s name. */

@@ -1,0 +1,82 @@
+/**
+ * The call of api-smart-diff, with its OpenAPI 3 rules adjusted so that it computes the same diffs
+ * in less time:
+ *
+ * - `components` is not crawled: changes there are reported where the operations use them, and
+ *   `$ref`s into it are still followed.
+ * - No change descriptions are written (never read here).
+ * - The rules of response schemas (the request rules with the classification reversed) are
+ *   reversed lazily and once per rules object, where the library deep-copies the whole rules tree
+ *   again at every schema node it visits; on a response of a few hundred nodes that copying was
+ *   most of the comparison.
+ */
+import {
+  allBreaking,
+  apiCompare,
+  type CompareRules,
+  compareOpenApi,
+  type Diff,
+  discoverCompareEngine,
+  isResponseSchema,
+  openApiSchemaRules,
+  openapi3Rules,
+  reverseClassifyRuleTransformer,
+} from "api-smart-diff";
+import type { OpenApiDocument } from "./json.js";
+
+type RuleFactory = (...args: unknown[]) => unknown;
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
+}
+
+/**
+ * The rules with every classification reversed, as the library's `transformComapreRules(rules,
+ * reverseClassifyRuleTransformer)` gives them, computed once per rules object.
+ */
+function reverser(): (rules: unknown) => unknown {
+  const memo = new WeakMap<object, unknown>();
+  const reverse = (rules: unknown): unknown => {
+    if (typeof rules === "function") return (...args: unknown[]) => reverse((rules as RuleFactory)(...args));
+    if (!isRecord(rules)) return rules;
+    const known = memo.get(rules);
+    if (known !== undefined) return known;
+    const node = reverseClassifyRuleTransformer(rules as CompareRules) as Record<string, unknown>;
+    const out: Record<string, unknown> = {};
+    memo.set(rules, out);
+    for (const [key, value] of Object.entries(node)) {
+      out[key] = key.startsWith("/") && (typeof value === "function" || isRecord(value)) ? reverse(value) : value;
+    }
+    return out;
+  };
+  return reverse;
+}
+
+function child(rules: unknown, ...keys: string[]): Record<string, unknown> {
+  let node = rules;
+  for (const key of keys) {
+    if (!isRecord(node) || !isRecord(node[key])) throw new Error(`api-smart-diff's rules have no ${keys.join("")}`);
+    node = node[key];
+  }
+  return node as Record<string, unknown>;
+}
+
+/** The library's OpenAPI 3 rules with the changes above. */
+function openApiRules(): CompareRules {
+  const rules = openapi3Rules() as Record<string, unknown>;
+  // The media type rules, shared by request bodies and responses: their schema rules depend on the path.
+  // A request schema keeps the library's own rules (and their cache, shared with the parameters).
+  const mediaType = child(rules, "/paths", "/*", "/*", "/requestBody", "/content", "/*");
+  const own = mediaType["/schema"];
+  if (typeof own !== "function") throw new Error("api-smart-diff's media type rules have no /schema");
+  const responseSchema = reverser()(openApiSchemaRules()) as CompareRules;
+  mediaType["/schema"] = (context: { path: Array<string | number> }): unknown =>
+    isResponseSchema(context.path) ? { ...responseSchema, $: allBreaking } : (own as RuleFactory)(context);
+  return { ...rules, "/components": { skip: true } } as CompareRules;
+}
+
+/** api-smart-diff's diffs of two documents (OpenAPI 3 with the rules above, anything else as it comes). */
+export function libraryDiffs(before: OpenApiDocument, after: OpenApiDocument): Diff[] {
+  if (discoverCompareEngine(before) !== compareOpenApi) return apiCompare(before, after).diffs;
+  return compareOpenApi(before, after, { rules: openApiRules(), annotateHook: () => "" }).diffs;
+}
