@@ -104,6 +104,7 @@ function ParallelAxis({
   index,
   count,
   room,
+  tickRoom,
   top,
   bottom,
 }: {
@@ -111,21 +112,27 @@ function ParallelAxis({
   x: number;
   index: number;
   count: number;
-  /** Horizontal room for the axis' labels. */
+  /** Horizontal room for the axis' name (centred on it). */
   room: number;
+  /** Horizontal room for its tick labels (beside it, up to the next axis). */
+  tickRoom: number;
   top: number;
   bottom: number;
 }) {
+  const first = index === 0;
   const last = index === count - 1;
   // Names alternate between two rows, so neighbours never overlap; each may take two gaps' width.
+  // The outer ones are anchored at the plot's edges, so they never leave it.
   const nameY = H - (index % 2 === 0 ? 24 : 8);
+  const nameX = first ? 2 : last ? W - 2 : x;
+  const nameAnchor = first ? "start" : last ? "end" : "middle";
   const toY = (p: number) => bottom - p * (bottom - top);
-  const tickChars = Math.max(3, Math.floor((room - 10) / CHAR));
+  const tickChars = Math.max(3, Math.floor((tickRoom - 12) / CHAR));
   return (
     <g data-axis={axis.name}>
       <line x1={x} y1={top} x2={x} y2={bottom} stroke="currentColor" />
-      <text x={x} y={nameY} textAnchor="middle" className="axis-name">
-        {fitLabel(axis.name, Math.max(4, Math.floor((2 * room) / CHAR)))}
+      <text x={nameX} y={nameY} textAnchor={nameAnchor} className="axis-name">
+        {fitLabel(axis.name, Math.max(4, Math.floor(room / CHAR)))}
         <title>{axis.name}</title>
       </text>
       {axis.ticks.map((t) => (
@@ -182,7 +189,8 @@ export function ParallelCoordinates({ runs, axes }: { runs: readonly Run[]; axes
             x={xOf(i)}
             index={i}
             count={scales.length}
-            room={i === 0 || i === scales.length - 1 ? Math.min(step, 2 * side) : step}
+            room={i === 0 || i === scales.length - 1 ? step + side - 12 : 2 * step - 12}
+            tickRoom={step}
             top={top}
             bottom={bottom}
           />

@@ -16,6 +16,7 @@ import { RunLoggedModels } from "../logged-models/run-logged-models";
 import { useLiveRefresh } from "../runs/use-live-refresh";
 import { TableHead } from "../../components/table-head";
 import { KeyValueTable } from "../../components/key-value-table";
+import { ExperimentRunsLink, RunLink } from "../../components/entity-names";
 
 /** Metric histories shown as sparklines: at most this many keys are fetched. */
 const SPARKLINE_KEYS = 30;
@@ -83,7 +84,7 @@ function RunView({
   return (
     <div>
       <p>
-        <Link href={href("/runs", { e: [info.experiment_id] })}>← Runs of experiment {info.experiment_id}</Link>
+        <ExperimentRunsLink experimentId={info.experiment_id} />
       </p>
       {editingName ? (
         <form
@@ -155,7 +156,7 @@ function RunView({
           <>
             <dt>Parent run</dt>
             <dd>
-              <Link href={`/runs/${parent}`}>{parent}</Link>
+              <RunLink runId={parent} />
             </dd>
           </>
         ) : null}
@@ -221,30 +222,32 @@ function RunView({
       <section aria-label="Metrics">
         <h2>Metrics ({run.data.metrics.length})</h2>
         <ErrorBox error={histories.error} title="Metric histories" />
-        <table className="kv">
-          <TableHead headings={["Key", "Latest", "Min", "Max", "Step", "History"]} />
-          <tbody>
-            {run.data.metrics.map((m) => {
-              const points = history.get(m.key);
-              const values = points
-                ? [...points].sort((a, b) => a.step - b.step || a.timestamp - b.timestamp).map((p) => p.value)
-                : [];
-              const finite = values.filter(Number.isFinite);
-              return (
-                <tr key={m.key}>
-                  <th scope="row">{m.key}</th>
-                  <td className="num">{formatValue(m.value)}</td>
-                  <td className="num">{finite.length ? formatValue(Math.min(...finite)) : ""}</td>
-                  <td className="num">{finite.length ? formatValue(Math.max(...finite)) : ""}</td>
-                  <td className="num">{m.step}</td>
-                  <td>
-                    <Sparkline values={values} />
-                  </td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
+        <div className="table-scroll">
+          <table className="kv">
+            <TableHead headings={["Key", "Latest", "Min", "Max", "Step", "History"]} />
+            <tbody>
+              {run.data.metrics.map((m) => {
+                const points = history.get(m.key);
+                const values = points
+                  ? [...points].sort((a, b) => a.step - b.step || a.timestamp - b.timestamp).map((p) => p.value)
+                  : [];
+                const finite = values.filter(Number.isFinite);
+                return (
+                  <tr key={m.key}>
+                    <th scope="row">{m.key}</th>
+                    <td className="num">{formatValue(m.value)}</td>
+                    <td className="num">{finite.length ? formatValue(Math.min(...finite)) : ""}</td>
+                    <td className="num">{finite.length ? formatValue(Math.max(...finite)) : ""}</td>
+                    <td className="num">{m.step}</td>
+                    <td>
+                      <Sparkline values={values} />
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
       </section>
       {run.data.metrics.length > 0 ? <MetricCharts runs={[run]} /> : null}
 

@@ -43,7 +43,7 @@ const PINNED = ["select", "name"];
 
 /** A key column wide enough for its whole heading (within bounds; the user can resize it). */
 export function keyColumnWidth(id: string): number {
-  return Math.min(360, Math.max(140, Math.ceil(id.length * 7.6) + 40));
+  return Math.min(360, Math.max(140, Math.ceil(id.length * 8.4) + 36));
 }
 
 /** Which runs are ticked, and how to tick one: read by the check boxes without rebuilding the columns. */
