@@ -171,12 +171,12 @@ describe("web UI after a day of use (issue 31)", () => {
   });
 
   it("keeps a long error message inside its card", async () => {
-    const { page, context } = await open(`/runs?e=${sweep.experimentId}`, { width: 390 });
-    await page.getByLabel("Filter runs").fill(`metrics.${"x".repeat(300)} >>> 1`);
-    await page.getByLabel("Filter runs").press("Escape");
-    await page.getByLabel("Filter runs").press("Enter");
-    const alert = page.getByRole("alert").filter({ hasText: "Search failed" });
+    // A run id far too long: the server's message quotes it, an unbroken 300 characters.
+    const bad = "ab".repeat(150);
+    const { page, context } = await open(`/compare?runs=${bad}`, { width: 390 });
+    const alert = page.getByRole("alert");
     await alert.waitFor();
+    expect(await alert.textContent()).toContain(bad);
     const fits = await alert.evaluate((el) => ({
       inside: el.scrollWidth <= el.clientWidth,
       right: el.getBoundingClientRect().right,
@@ -403,6 +403,67 @@ describe("web UI after a day of use (issue 31)", () => {
         await context.close();
       }
     }
+  });
+
+  it("smaller things: names not ids, Markdown excerpts, an empty state, number format, 'Move to', Experiment column, artifact in the URL", async () => {
+    const client = new TrackerClient({ baseUrl: server.url });
+    await client.updateRegisteredModel(data.modelName, "## Fraud model\n\nDetects **fraud** in `payments`.");
+    const { page, context } = await open("/models");
+    const description = page.getByRole("row").filter({ hasText: data.modelName }).locator("td.excerpt");
+    await description.getByText("Fraud model Detects fraud in payments.").waitFor();
+    expect(await description.textContent()).not.toMatch(/[#*`]/);
+
+    // The run page names its experiment and parent run; the model pages their source runs.
+    const child = data.runIds["best-net-fold-1"]!;
+    await page.goto(`${server.url}/runs/${child}`);
+    await page.getByRole("link", { name: "← Runs of fraud-detection" }).waitFor();
+    await page.locator("dl.meta").getByRole("link", { name: "best-net", exact: true }).waitFor();
+    await page.goto(`${server.url}/models/${data.modelName}`);
+    await page.getByRole("link", { name: "best-net", exact: true }).waitFor();
+    await page.getByRole("link", { name: "deeper-net", exact: true }).waitFor();
+    // "Move to" offers the next stage, not the current one.
+    await page.getByRole("link", { name: "Version 1" }).click();
+    await page.getByTestId("stage").filter({ hasText: "Production" }).waitFor();
+    expect(await page.getByLabel("Move to").inputValue()).toBe("Archived");
+    await page.getByRole("link", { name: "← Model fraud-model" }).click();
+    await page.getByRole("link", { name: "Version 2" }).click();
+    await page.getByTestId("stage").filter({ hasText: "None" }).waitFor();
+    expect(await page.getByLabel("Move to").inputValue()).toBe("Staging");
+
+    // Exponent form without trailing zeros.
+    await page.goto(`${server.url}/runs/${sweep.runIds[0]}`);
+    const gradNorm = page.getByRole("region", { name: "Metrics" }).getByRole("row").filter({ hasText: "grad_norm" });
+    await gradNorm.getByRole("cell", { name: "-8.1e-4" }).first().waitFor();
+
+    // Several experiments: an Experiment column with their names.
+    await page.goto(`${server.url}/runs?e=${data.experimentId},${sweep.experimentId}`);
+    const table = page.getByTestId("runs-table");
+    await table.getByRole("link", { name: "sweep-00" }).waitFor();
+    await page.getByRole("columnheader").filter({ hasText: "Experiment" }).first().waitFor();
+    const sweepRow = table.locator(`[role=row][data-run-id="${sweep.runIds[0]}"]`);
+    await sweepRow.getByText("lr-sweep", { exact: true }).waitFor();
+    const bestRow = table.locator(`[role=row][data-run-id="${data.best}"]`);
+    await bestRow.getByText("fraud-detection", { exact: true }).waitFor();
+
+    // A filter that matches nothing says so and offers the way back.
+    await page.getByLabel("Filter runs").fill("metrics.acc > 100");
+    await page.getByLabel("Filter runs").press("Escape");
+    await page.getByLabel("Filter runs").press("Enter");
+    const empty = page.getByRole("status").filter({ hasText: "No run matches this filter" });
+    await empty.waitFor();
+    await shot(page, "runs-empty");
+    await empty.getByRole("button", { name: "Clear the filter" }).click();
+    await table.getByRole("link", { name: "sweep-00" }).waitFor();
+
+    // The chosen artifact is in the URL: a reload (or a shared link) opens it again, folders expanded.
+    await page.goto(`${server.url}/runs/${data.best}`);
+    const artifacts = page.getByRole("region", { name: "Artifacts" });
+    await artifacts.getByRole("button", { name: "metrics.json" }).click();
+    await page.waitForFunction(() => new URL(location.href).searchParams.get("artifact") === "metrics.json");
+    await page.goto(`${server.url}/runs/${data.best}?artifact=model%2FMLmodel`);
+    await artifacts.locator("pre").filter({ hasText: "loader_module" }).waitFor();
+    expect(await artifacts.getByRole("button", { name: "MLmodel" }).getAttribute("aria-current")).toBe("true");
+    await context.close();
   });
 
   it("serves scripts, styles and JSON compressed; hashed assets cached for a year, the page revalidated", async () => {

@@ -516,10 +516,13 @@ for (const kind of testDatabases()) {
       const meta = page.locator("dl.meta");
       await meta.getByText("alice", { exact: true }).waitFor();
       await meta.getByText("mlflow_train.py", { exact: true }).waitFor();
-      await meta.getByRole("link", { name: parent }).waitFor();
-      await shotBoth("run-mlflow-tags", () => page.getByRole("link", { name: parent }).waitFor());
+      // The parent run by its name (its id in the title).
+      await meta.getByRole("link", { name: "mlflow-parent" }).waitFor();
+      expect(await meta.getByRole("link", { name: "mlflow-parent" }).getAttribute("title")).toBe(parent);
+      await page.getByRole("link", { name: "← Runs of fraud-detection" }).waitFor();
+      await shotBoth("run-mlflow-tags", () => page.getByRole("link", { name: "mlflow-parent" }).waitFor());
       expect(await axeViolations(page)).toEqual([]);
-      await page.getByRole("link", { name: parent }).click();
+      await page.getByRole("link", { name: "mlflow-parent" }).click();
       await page.getByRole("heading", { name: /mlflow-parent/ }).waitFor();
     });
 

@@ -1,10 +1,11 @@
 import type { FileInfo } from "@tracker-ml/client";
-import { useEffect, useState } from "react";
+import { useCallback, useEffect, useState } from "react";
 import { api, authHeaders } from "../../api/client";
 import { useAsync } from "../../api/use-async";
 import { ErrorBox, Loading } from "../../components/error-box";
 import { formatSize } from "../../components/format";
 import { parseCsv, previewKind } from "./preview-kind";
+import { useSearchState } from "../../url/search-state";
 
 /** The browser endpoint serving one artifact file of a run (artifact service). */
 export function artifactUrl(runId: string, path: string): string {
@@ -30,15 +31,23 @@ function Folder({
   runId,
   path,
   onOpen,
+  onFound,
   open,
 }: {
   runId: string;
   path?: string;
   onOpen: (file: FileInfo) => void;
+  /** Told the open file's entry when this folder lists it (the URL names only its path). */
+  onFound: (file: FileInfo) => void;
   open: string | undefined;
 }) {
   const files = useAsync(() => api().listArtifacts(runId, path), [runId, path]);
-  const [expanded, setExpanded] = useState<Set<string>>(new Set());
+  // The folders on the way to the open file start expanded.
+  const [expanded, setExpanded] = useState<Set<string>>(() => new Set(ancestorsOf(open)));
+  const found = files.data?.find((f) => !f.is_dir && f.path === open);
+  useEffect(() => {
+    if (found) onFound(found);
+  }, [found, onFound]);
   if (files.error) return <ErrorBox error={files.error} title="Artifacts" />;
   if (!files.data) return <Loading what="artifacts" />;
   if (files.data.length === 0 && !path) return <p className="muted">No artifacts.</p>;
@@ -58,7 +67,7 @@ function Folder({
               >
                 {isOpen ? "▾" : "▸"} {name}/
               </button>
-              {isOpen ? <Folder runId={runId} path={file.path} onOpen={onOpen} open={open} /> : null}
+              {isOpen ? <Folder runId={runId} path={file.path} onOpen={onOpen} onFound={onFound} open={open} /> : null}
             </li>
           );
         }
@@ -160,14 +169,32 @@ function CsvTable({ text, separator }: { text: string; separator: string }) {
   );
 }
 
+/** "a/b/c.txt" -> ["a", "a/b"]. */
+export function ancestorsOf(path: string | undefined): string[] {
+  const parts = (path ?? "").split("/");
+  return parts.slice(0, -1).map((_, i) => parts.slice(0, i + 1).join("/"));
+}
+
+/** The run's artifact tree and a preview of the chosen file, whose path is in the URL (`artifact`). */
 export function Artifacts({ runId }: { runId: string }) {
-  const [open, setOpen] = useState<FileInfo | undefined>();
+  const state = useSearchState();
+  const openPath = state.get("artifact");
+  const [info, setInfo] = useState<FileInfo | undefined>();
+  const open = info && info.path === openPath ? info : undefined;
+  const { set } = state;
+  const onOpen = useCallback(
+    (file: FileInfo) => {
+      setInfo(file);
+      set({ artifact: file.path }, { replace: true });
+    },
+    [set],
+  );
   return (
     <section aria-label="Artifacts">
       <h2>Artifacts</h2>
       <div className="artifacts">
         <div className="tree">
-          <Folder runId={runId} onOpen={setOpen} open={open?.path} />
+          <Folder runId={runId} onOpen={onOpen} onFound={setInfo} open={openPath} />
         </div>
         {open ? <Preview runId={runId} file={open} /> : <p className="muted">Choose a file to preview it.</p>}
       </div>

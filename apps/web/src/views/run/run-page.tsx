@@ -8,7 +8,6 @@ import { formatDuration, formatTime, formatValue } from "../../components/format
 import { Markdown } from "../../components/markdown";
 import { Sparkline } from "../../components/sparkline";
 import { TagsEditor } from "../../components/tags-editor";
-import { href } from "../../url/search-state";
 import { MetricCharts } from "../compare/metric-charts";
 import { Artifacts } from "./artifacts";
 import { RegisterModel } from "./register-model";
