@@ -455,7 +455,8 @@ for (const kind of testDatabases()) {
       await page.getByLabel("Move to").selectOption("Production");
       await page.getByRole("button", { name: "Transition" }).click();
       await page.getByTestId("stage").filter({ hasText: "Production" }).waitFor();
-      await page.getByRole("link", { name: data.runIds["tiny-lr"]! }).click();
+      // The source run by its name.
+      await page.getByRole("link", { name: "tiny-lr", exact: true }).click();
       await page
         .getByRole("region", { name: "Registered model versions" })
         .getByRole("link", { name: "tiny-model version 1" })
