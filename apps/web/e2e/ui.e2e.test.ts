@@ -478,7 +478,8 @@ for (const kind of testDatabases()) {
       await page.getByLabel("Move to").selectOption("Production");
       await page.getByRole("button", { name: "Transition" }).click();
       await page.getByTestId("stage").filter({ hasText: "Production" }).waitFor();
-      await page.getByRole("link", { name: data.runIds["tiny-lr"]! }).click();
+      // The source run by its name.
+      await page.getByRole("link", { name: "tiny-lr", exact: true }).click();
       await page
         .getByRole("region", { name: "Registered model versions" })
         .getByRole("link", { name: "tiny-model version 1" })
@@ -519,10 +520,13 @@ for (const kind of testDatabases()) {
       const meta = page.locator("dl.meta");
       await meta.getByText("alice", { exact: true }).waitFor();
       await meta.getByText("mlflow_train.py", { exact: true }).waitFor();
-      await meta.getByRole("link", { name: parent }).waitFor();
-      await shotBoth("run-mlflow-tags", () => page.getByRole("link", { name: parent }).waitFor());
+      // The parent run by its name (its id in the title).
+      await meta.getByRole("link", { name: "mlflow-parent" }).waitFor();
+      expect(await meta.getByRole("link", { name: "mlflow-parent" }).getAttribute("title")).toBe(parent);
+      await page.getByRole("link", { name: "← Runs of fraud-detection" }).waitFor();
+      await shotBoth("run-mlflow-tags", () => page.getByRole("link", { name: "mlflow-parent" }).waitFor());
       expect(await axeViolations(page)).toEqual([]);
-      await page.getByRole("link", { name: parent }).click();
+      await page.getByRole("link", { name: "mlflow-parent" }).click();
       await page.getByRole("heading", { name: /mlflow-parent/ }).waitFor();
     });
 

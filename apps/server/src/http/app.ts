@@ -16,6 +16,8 @@ import { artifactPathAsOneSegment, artifactServiceGate, isArtifactUpload } from 
 import { bearerAuth, rejectNulCharacters, securityHeaders, verifyUtf8 } from "./security.js";
 import { defaultWebDirectory, webUi } from "./web-ui.js";
 import { dropNullFields, rememberRawBody } from "./request-body.js";
+import { parseQueryString } from "./query-string.js";
+import { compressResponses } from "./compress.js";
 
 export interface AppOptions {
   services: Services;
@@ -98,8 +100,9 @@ function dispatch(spec: SpecName, services: Services, handlers: HandlerTable): R
 export function createApp({ services, logger, handlers }: AppOptions): Express {
   const app = express();
   app.disable("x-powered-by");
-  // qs parsing: `k=a&k=b`, `k[]=a` and `k[0]=a` all give arrays.
-  app.set("query parser", "extended");
+  // qs parsing: `k=a&k=b`, `k[]=a` and `k[0]=a` all give arrays (up to QUERY_ARRAY_LIMIT values).
+  app.set("query parser", parseQueryString);
+  app.use(compressResponses());
   // The rendered API reference (Redoc pages with inline scripts): its own, looser policy.
   app.use(
     "/docs",

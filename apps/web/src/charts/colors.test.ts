@@ -10,3 +10,12 @@ describe("run colours", () => {
     expect(colorsFor([...ids].reverse())).toEqual(colors);
   });
 });
+
+describe("colours of large sets", () => {
+  it("never repeat, up to hundreds of runs", () => {
+    for (const n of [13, 21, 100, 300]) {
+      const ids = Array.from({ length: n }, (_, i) => String(i).padStart(32, "0"));
+      expect(new Set(colorsFor(ids).values()).size, `${n} runs`).toBe(n);
+    }
+  });
+});

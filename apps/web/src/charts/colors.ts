@@ -21,18 +21,33 @@ export function colorFor(id: string): string {
 }
 
 /**
+ * The n-th colour past the palette: hues a golden angle apart, in three lightness bands (readable on
+ * light and dark backgrounds), so any number of runs gets colours no two alike.
+ */
+export function extraColor(n: number): string {
+  const hue = Math.round((n * 137.508 + 20) % 360);
+  const lightness = [48, 62, 38][n % 3]!;
+  return `hsl(${hue} 70% ${lightness}%)`;
+}
+
+/**
  * Colours for a set of runs shown together: each run starts at its own hashed colour and moves to
- * the next free one when another run of the set (earlier in id order) holds it, so the set never
- * shows two runs alike (up to the palette's size) and a run keeps its colour whenever it can.
+ * the next free one when another run of the set (earlier in id order) holds it; once the palette
+ * is used up, the others get generated colours. No two runs of a set look alike, and a run keeps
+ * its colour whenever it can.
  */
 export function colorsFor(ids: readonly string[]): Map<string, string> {
   const used = new Set<number>();
   const out = new Map<string, string>();
+  let extra = 0;
   for (const id of [...new Set(ids)].sort()) {
+    if (used.size >= PALETTE.length) {
+      out.set(id, extraColor(extra++));
+      continue;
+    }
     let index = PALETTE.indexOf(colorFor(id));
-    for (let probe = 0; probe < PALETTE.length && used.has(index); probe++) index = (index + 1) % PALETTE.length;
+    while (used.has(index)) index = (index + 1) % PALETTE.length;
     used.add(index);
-    if (used.size >= PALETTE.length) used.clear();
     out.set(id, PALETTE[index]!);
   }
   return out;

@@ -1,5 +1,7 @@
 import { useEffect, useRef } from "react";
 import uPlot from "uplot";
+import { withAxisColor } from "./axis-colors";
+import { useColorScheme } from "./use-color-scheme";
 import { extentOf, panByPixels, type Range } from "./zoom";
 
 /** How the user changed the x window on the canvas: drag to zoom, shift- or middle-drag to pan, double-click to reset. */
@@ -13,6 +15,9 @@ export interface UPlotChartProps {
   xRange?: Range | undefined;
   onXRange?: (range: Range | undefined, how: XRangeChange) => void;
 }
+
+/** A shift+drag or a middle-button drag pans the x axis. */
+const isPan = (e: MouseEvent): boolean => e.button === 1 || (e.button === 0 && e.shiftKey);
 
 /** The x extent of aligned data (uPlot.join sorts x ascending). */
 function dataExtent(data: uPlot.AlignedData): Range | undefined {
@@ -31,7 +36,8 @@ export function UPlotChart({ options, data, label, xRange, onXRange }: UPlotChar
   const chart = useRef<uPlot | undefined>(undefined);
   const latest = useRef({ xRange, onXRange });
   latest.current = { xRange, onXRange };
-  // biome-ignore lint/correctness/useExhaustiveDependencies: the chart is rebuilt only when its options change; new data goes through setData in its own effect
+  const scheme = useColorScheme();
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the chart is rebuilt only when its options or the colour scheme change; new data goes through setData in its own effect
   useEffect(() => {
     const el = host.current!;
     // Each draw stamps the host with its time (performance.now()), which the benchmark reads, and
@@ -76,11 +82,11 @@ export function UPlotChart({ options, data, label, xRange, onXRange }: UPlotChar
       bind: {
         ...options.cursor?.bind,
         // Shift+drag or a middle-button drag pans; a plain drag selects the range to zoom to.
+        // uPlot listens passively: the browser's own action (text selection, middle-button
+        // scrolling) is prevented by the listener on the overlay below, not here.
         mousedown: (u, _targ, handler) => (e) => {
-          if (e.button === 1 || (e.button === 0 && e.shiftKey)) {
-            e.preventDefault();
-            startPan(u, e);
-          } else if (e.button === 0) handler(e);
+          if (isPan(e)) startPan(u, e);
+          else if (e.button === 0) handler(e);
           return null;
         },
         dblclick: () => (e) => {
@@ -94,25 +100,31 @@ export function UPlotChart({ options, data, label, xRange, onXRange }: UPlotChar
       draw: [...(options.hooks?.draw ?? []), stamp],
       setSelect: [...(options.hooks?.setSelect ?? []), selected],
     };
+    const axes = withAxisColor(options.axes, getComputedStyle(el).color);
     const made = new uPlot(
-      { ...options, cursor, hooks, width: Math.max(320, el.clientWidth) } as uPlot.Options,
+      { ...options, ...(axes ? { axes } : {}), cursor, hooks, width: Math.max(240, el.clientWidth) } as uPlot.Options,
       data,
       el,
     );
     chart.current = made;
+    const preventPanDefault = (e: MouseEvent) => {
+      if (isPan(e)) e.preventDefault();
+    };
+    made.over.addEventListener("mousedown", preventPanDefault);
     const range = latest.current.xRange;
     if (range) made.setScale("x", { min: range[0], max: range[1] });
     const resize = new ResizeObserver(() =>
-      made.setSize({ width: Math.max(320, el.clientWidth), height: options.height }),
+      made.setSize({ width: Math.max(240, el.clientWidth), height: options.height }),
     );
     resize.observe(el);
     return () => {
+      made.over.removeEventListener("mousedown", preventPanDefault);
       stopPan?.();
       resize.disconnect();
       made.destroy();
       chart.current = undefined;
     };
-  }, [options]);
+  }, [options, scheme]);
   const [from, to] = xRange ?? [];
   useEffect(() => {
     const made = chart.current;

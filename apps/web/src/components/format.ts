@@ -42,5 +42,8 @@ export function formatValue(value: number | undefined): string {
   if (!Number.isFinite(value)) return String(value);
   if (Number.isInteger(value)) return String(value);
   const abs = Math.abs(value);
-  return abs !== 0 && (abs < 1e-3 || abs >= 1e6) ? value.toExponential(4) : String(Number(value.toPrecision(6)));
+  // At most 5 significant digits in exponent form, without trailing zeros: -8.1e-4, not -8.1000e-4.
+  return abs !== 0 && (abs < 1e-3 || abs >= 1e6)
+    ? Number(value.toPrecision(5)).toExponential()
+    : String(Number(value.toPrecision(6)));
 }

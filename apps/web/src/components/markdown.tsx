@@ -32,6 +32,16 @@ export function renderMarkdown(text: string): string {
   });
 }
 
+/**
+ * Markdown as a plain-text excerpt (for lists): rendered and cleaned as above, then read back as
+ * text, whitespace collapsed, cut at `max` characters.
+ */
+export function markdownExcerpt(text: string, max = 160): string {
+  const doc = new DOMParser().parseFromString(renderMarkdown(text), "text/html");
+  const plain = (doc.body.textContent ?? "").replace(/\s+/g, " ").trim();
+  return plain.length <= max ? plain : `${plain.slice(0, max - 1).trimEnd()}…`;
+}
+
 export function Markdown({ text }: { text: string }) {
   const html = useMemo(() => renderMarkdown(text), [text]);
   // biome-ignore lint/security/noDangerouslySetInnerHtml: renderMarkdown sanitises its HTML with DOMPurify

@@ -16,26 +16,28 @@ const shown = (value: number | string) => (typeof value === "number" ? formatVal
 
 export function MetricSummaryTable({ rows, label }: { rows: readonly MetricSummary[]; label?: string }) {
   return (
-    <table className="kv" aria-label={label}>
-      <TableHead headings={["Key", "Latest", "Min", "Max", "Step", "History"]} />
-      <tbody>
-        {rows.map((m) => {
-          const finite = m.history.filter(Number.isFinite);
-          return (
-            <tr key={m.key}>
-              <th scope="row">{m.key}</th>
-              <td className="num">{shown(m.latest)}</td>
-              <td className="num">{finite.length ? formatValue(Math.min(...finite)) : ""}</td>
-              <td className="num">{finite.length ? formatValue(Math.max(...finite)) : ""}</td>
-              <td className="num">{m.step}</td>
-              <td>
-                <Sparkline values={m.history} />
-              </td>
-            </tr>
-          );
-        })}
-      </tbody>
-    </table>
+    <div className="table-scroll">
+      <table className="kv" aria-label={label}>
+        <TableHead headings={["Key", "Latest", "Min", "Max", "Step", "History"]} />
+        <tbody>
+          {rows.map((m) => {
+            const finite = m.history.filter(Number.isFinite);
+            return (
+              <tr key={m.key}>
+                <th scope="row">{m.key}</th>
+                <td className="num">{shown(m.latest)}</td>
+                <td className="num">{finite.length ? formatValue(Math.min(...finite)) : ""}</td>
+                <td className="num">{finite.length ? formatValue(Math.max(...finite)) : ""}</td>
+                <td className="num">{m.step}</td>
+                <td>
+                  <Sparkline values={m.history} />
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </div>
   );
 }
 

@@ -27,41 +27,41 @@ function SideBySide({
   onlyDiff: boolean;
 }) {
   const shown = onlyDiff ? rows.filter((r) => r.differs) : rows;
+  const colors = colorsFor(runs.map((r) => r.info.run_id));
   return (
     <section aria-label={title}>
       <h2>{title}</h2>
-      <table className="grid">
-        <thead>
-          <tr>
-            <th scope="col">Key</th>
-            {runs.map((run) => (
-              <th scope="col" key={run.info.run_id}>
-                <span
-                  className="swatch"
-                  style={{ background: colorsFor(runs.map((r) => r.info.run_id)).get(run.info.run_id) }}
-                />
-                <Link href={`/runs/${run.info.run_id}`}>{runName(run)}</Link>
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          {shown.map((row) => (
-            <tr key={row.key} className={row.differs ? "diff" : undefined} data-differs={row.differs}>
-              <th scope="row">
-                {row.key}
-                {row.differs ? <span className="sr-only"> (differs)</span> : null}
-              </th>
-              {row.values.map((v, i) => (
-                // biome-ignore lint/suspicious/noArrayIndexKey: one cell per compared run, in the header's order
-                <td key={i} className="pre">
-                  {typeof v === "number" ? formatValue(v) : (v ?? "—")}
-                </td>
+      <div className="table-scroll">
+        <table className="grid">
+          <thead>
+            <tr>
+              <th scope="col">Key</th>
+              {runs.map((run) => (
+                <th scope="col" key={run.info.run_id}>
+                  <span className="swatch" style={{ background: colors.get(run.info.run_id) }} />
+                  <Link href={`/runs/${run.info.run_id}`}>{runName(run)}</Link>
+                </th>
               ))}
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {shown.map((row) => (
+              <tr key={row.key} className={row.differs ? "diff" : undefined} data-differs={row.differs}>
+                <th scope="row">
+                  {row.key}
+                  {row.differs ? <span className="sr-only"> (differs)</span> : null}
+                </th>
+                {row.values.map((v, i) => (
+                  // biome-ignore lint/suspicious/noArrayIndexKey: one cell per compared run, in the header's order
+                  <td key={i} className={typeof v === "number" ? "num" : "pre"}>
+                    {typeof v === "number" ? formatValue(v) : (v ?? "—")}
+                  </td>
+                ))}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
     </section>
   );
 }

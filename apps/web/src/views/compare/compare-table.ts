@@ -20,14 +20,18 @@ export function compareRows(runs: readonly Run[], kind: "params" | "metrics"): C
   });
 }
 
-/** A numeric value of "params.lr" or "metrics.acc" in a run (undefined when absent or not a number). */
-export function numericValue(run: Run, axis: string): number | undefined {
+/** A run's raw value of "params.model" or "metrics.acc" (params are strings, metrics numbers). */
+export function rawValue(run: Run, axis: string): string | number | undefined {
   const [kind, ...rest] = axis.split(".");
   const key = rest.join(".");
-  const raw =
-    kind === "params"
-      ? run.data.params.find((p) => p.key === key)?.value
-      : run.data.metrics.find((m) => m.key === key)?.value;
+  return kind === "params"
+    ? run.data.params.find((p) => p.key === key)?.value
+    : run.data.metrics.find((m) => m.key === key)?.value;
+}
+
+/** A numeric value of "params.lr" or "metrics.acc" in a run (undefined when absent or not a number). */
+export function numericValue(run: Run, axis: string): number | undefined {
+  const raw = rawValue(run, axis);
   const value = typeof raw === "string" ? (raw.trim() === "" ? Number.NaN : Number(raw)) : raw;
   return value !== undefined && Number.isFinite(value) ? value : undefined;
 }

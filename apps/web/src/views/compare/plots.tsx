@@ -1,104 +1,201 @@
 import type { Run } from "@tracker-ml/client";
 import { colorsFor } from "../../charts/colors";
-import { formatValue } from "../../components/format";
-import { numericValue } from "./compare-table";
+import { rawValue } from "./compare-table";
+import { fitLabel, plotAxis, type PlotAxis } from "./plot-axes";
 
 const W = 640;
-const H = 320;
-const PAD = 48;
-
-function scale(values: number[]): (v: number) => number {
-  const min = Math.min(...values);
-  const max = Math.max(...values);
-  const span = max - min || 1;
-  return (v) => (v - min) / span;
-}
+const H = 340;
+/** Average width of a character of the plots' 12 px text, for fitting labels. */
+const CHAR = 7;
 
 function runName(run: Run) {
   return run.info.run_name || run.info.run_id.slice(0, 8);
 }
 
-/** A scatter plot of one param/metric against another, one dot per run (SVG, text as text nodes). */
+function valueText(run: Run, axis: string): string {
+  const v = rawValue(run, axis);
+  return v === undefined ? "—" : String(v);
+}
+
+/** A scatter plot of one param/metric against another, one dot per run, with labelled axes (SVG, text as text nodes). */
 export function ScatterPlot({ runs, xAxis, yAxis }: { runs: readonly Run[]; xAxis: string; yAxis: string }) {
+  const x = plotAxis(runs, xAxis);
+  const y = plotAxis(runs, yAxis);
   const points = runs.flatMap((run) => {
-    const x = numericValue(run, xAxis);
-    const y = numericValue(run, yAxis);
-    return x === undefined || y === undefined ? [] : [{ run, x, y }];
+    const px = x.position(run);
+    const py = y.position(run);
+    return px === undefined || py === undefined ? [] : [{ run, px, py }];
   });
   if (points.length === 0)
     return (
       <p className="muted">
-        No run has numeric values for both {xAxis} and {yAxis}.
+        No run has values for both {xAxis} and {yAxis}.
       </p>
     );
-  const sx = scale(points.map((p) => p.x));
-  const sy = scale(points.map((p) => p.y));
+  const colors = colorsFor(runs.map((r) => r.info.run_id));
+  // Room at the left for the widest y label (at most 12 characters), at the bottom for x labels.
+  const left = 28 + Math.min(12, Math.max(...y.ticks.map((t) => t.label.length), 1)) * CHAR;
+  const bottom = 48;
+  const top = 12;
+  const right = 16;
+  const toX = (p: number) => left + p * (W - left - right);
+  const toY = (p: number) => H - bottom - p * (H - bottom - top);
+  const xChars = Math.max(4, Math.floor((W - left - right) / Math.max(1, x.ticks.length) / CHAR));
   return (
-    <svg width={W} height={H} role="img" aria-label={`Scatter of ${yAxis} against ${xAxis}`}>
-      <line x1={PAD} y1={H - PAD} x2={W - 10} y2={H - PAD} stroke="currentColor" />
-      <line x1={PAD} y1={10} x2={PAD} y2={H - PAD} stroke="currentColor" />
-      <text x={W / 2} y={H - 8} textAnchor="middle">
-        {xAxis}
-      </text>
-      <text x={12} y={H / 2} transform={`rotate(-90 12 ${H / 2})`} textAnchor="middle">
-        {yAxis}
-      </text>
-      {points.map(({ run, x, y }) => (
-        <circle
-          key={run.info.run_id}
-          cx={PAD + sx(x) * (W - PAD - 20)}
-          cy={H - PAD - sy(y) * (H - PAD - 20)}
-          r={5}
-          fill={colorsFor(runs.map((r) => r.info.run_id)).get(run.info.run_id)}
+    <div className="plot-scroll">
+      <svg
+        width={W}
+        height={H}
+        role="img"
+        aria-label={`Scatter of ${yAxis} against ${xAxis}`}
+        className="plot"
+        data-testid="scatter"
+      >
+        <line x1={left} y1={H - bottom} x2={W - right} y2={H - bottom} stroke="currentColor" />
+        <line x1={left} y1={top} x2={left} y2={H - bottom} stroke="currentColor" />
+        <g className="ticks x-ticks">
+          {x.ticks.map((t) => (
+            <g key={t.label}>
+              <line x1={toX(t.at)} x2={toX(t.at)} y1={H - bottom} y2={H - bottom + 5} stroke="currentColor" />
+              <text x={toX(t.at)} y={H - bottom + 18} textAnchor="middle">
+                {fitLabel(t.label, xChars)}
+                <title>{t.label}</title>
+              </text>
+            </g>
+          ))}
+        </g>
+        <g className="ticks y-ticks">
+          {y.ticks.map((t) => (
+            <g key={t.label}>
+              <line x1={left - 5} x2={left} y1={toY(t.at)} y2={toY(t.at)} stroke="currentColor" />
+              <text x={left - 8} y={toY(t.at) + 4} textAnchor="end">
+                {fitLabel(t.label, 12)}
+                <title>{t.label}</title>
+              </text>
+            </g>
+          ))}
+        </g>
+        <text x={(left + W - right) / 2} y={H - 8} textAnchor="middle" className="axis-name">
+          {xAxis}
+        </text>
+        <text
+          x={12}
+          y={(top + H - bottom) / 2}
+          transform={`rotate(-90 12 ${(top + H - bottom) / 2})`}
+          textAnchor="middle"
+          className="axis-name"
         >
-          <title>{`${runName(run)}: ${xAxis}=${formatValue(x)}, ${yAxis}=${formatValue(y)}`}</title>
-        </circle>
-      ))}
-    </svg>
+          {yAxis}
+        </text>
+        {points.map(({ run, px, py }) => (
+          <circle key={run.info.run_id} cx={toX(px)} cy={toY(py)} r={5} fill={colors.get(run.info.run_id)}>
+            <title>{`${runName(run)}: ${xAxis}=${valueText(run, xAxis)}, ${yAxis}=${valueText(run, yAxis)}`}</title>
+          </circle>
+        ))}
+      </svg>
+    </div>
   );
 }
 
-/** Parallel coordinates over the chosen axes, one line per run. */
+/** One vertical axis of the parallel-coordinates plot: its name (cut to fit, full in a tooltip) and tick labels. */
+function ParallelAxis({
+  axis,
+  x,
+  index,
+  count,
+  room,
+  tickRoom,
+  top,
+  bottom,
+}: {
+  axis: PlotAxis;
+  x: number;
+  index: number;
+  count: number;
+  /** Horizontal room for the axis' name (centred on it). */
+  room: number;
+  /** Horizontal room for its tick labels (beside it, up to the next axis). */
+  tickRoom: number;
+  top: number;
+  bottom: number;
+}) {
+  const first = index === 0;
+  const last = index === count - 1;
+  // Names alternate between two rows, so neighbours never overlap; each may take two gaps' width.
+  // The outer ones are anchored at the plot's edges, so they never leave it.
+  const nameY = H - (index % 2 === 0 ? 24 : 8);
+  const nameX = first ? 2 : last ? W - 2 : x;
+  const nameAnchor = first ? "start" : last ? "end" : "middle";
+  const toY = (p: number) => bottom - p * (bottom - top);
+  const tickChars = Math.max(3, Math.floor((tickRoom - 12) / CHAR));
+  return (
+    <g data-axis={axis.name}>
+      <line x1={x} y1={top} x2={x} y2={bottom} stroke="currentColor" />
+      <text x={nameX} y={nameY} textAnchor={nameAnchor} className="axis-name">
+        {fitLabel(axis.name, Math.max(4, Math.floor(room / CHAR)))}
+        <title>{axis.name}</title>
+      </text>
+      {axis.ticks.map((t) => (
+        <text
+          key={t.label}
+          x={last ? x - 6 : x + 6}
+          y={toY(t.at) + 4}
+          textAnchor={last ? "end" : "start"}
+          className="tick-label"
+        >
+          {fitLabel(t.label, tickChars)}
+          <title>{t.label}</title>
+        </text>
+      ))}
+    </g>
+  );
+}
+
+/** Parallel coordinates over the chosen axes, one line per run; string params are categorical axes. */
 export function ParallelCoordinates({ runs, axes }: { runs: readonly Run[]; axes: readonly string[] }) {
   if (axes.length < 2) return <p className="muted">Choose at least two params or metrics.</p>;
-  const scales = axes.map((axis) => {
-    const values = runs.map((r) => numericValue(r, axis)).filter((v): v is number => v !== undefined);
-    return { axis, min: Math.min(...values), max: Math.max(...values), s: values.length ? scale(values) : () => 0.5 };
-  });
-  const step = (W - 2 * PAD) / (axes.length - 1);
+  const scales = axes.map((axis) => plotAxis(runs, axis));
+  const colors = colorsFor(runs.map((r) => r.info.run_id));
+  const side = 40;
+  const step = (W - 2 * side) / (axes.length - 1);
+  const top = 14;
+  const bottom = H - 48;
+  const xOf = (i: number) => side + i * step;
   return (
-    <svg width={W} height={H} role="img" aria-label="Parallel coordinates">
-      {scales.map((a, i) => (
-        <g key={a.axis}>
-          <line x1={PAD + i * step} y1={20} x2={PAD + i * step} y2={H - 40} stroke="currentColor" />
-          <text x={PAD + i * step} y={H - 22} textAnchor="middle">
-            {a.axis}
-          </text>
-          <text x={PAD + i * step + 4} y={16}>
-            {Number.isFinite(a.max) ? formatValue(a.max) : ""}
-          </text>
-          <text x={PAD + i * step + 4} y={H - 44}>
-            {Number.isFinite(a.min) ? formatValue(a.min) : ""}
-          </text>
-        </g>
-      ))}
-      {runs.map((run) => {
-        const pts = scales.flatMap((a, i) => {
-          const v = numericValue(run, a.axis);
-          return v === undefined ? [] : [`${PAD + i * step},${H - 40 - a.s(v) * (H - 60)}`];
-        });
-        return (
-          <polyline
-            key={run.info.run_id}
-            points={pts.join(" ")}
-            fill="none"
-            stroke={colorsFor(runs.map((r) => r.info.run_id)).get(run.info.run_id)}
-            strokeWidth={2}
-          >
-            <title>{runName(run)}</title>
-          </polyline>
-        );
-      })}
-    </svg>
+    <div className="plot-scroll">
+      <svg width={W} height={H} role="img" aria-label="Parallel coordinates" className="plot">
+        {runs.map((run) => {
+          const pts = scales.flatMap((a, i) => {
+            const p = a.position(run);
+            return p === undefined ? [] : [`${xOf(i)},${bottom - p * (bottom - top)}`];
+          });
+          return (
+            <polyline
+              key={run.info.run_id}
+              points={pts.join(" ")}
+              fill="none"
+              stroke={colors.get(run.info.run_id)}
+              strokeWidth={2}
+              strokeOpacity={0.85}
+            >
+              <title>{runName(run)}</title>
+            </polyline>
+          );
+        })}
+        {scales.map((a, i) => (
+          <ParallelAxis
+            key={a.name}
+            axis={a}
+            x={xOf(i)}
+            index={i}
+            count={scales.length}
+            room={i === 0 || i === scales.length - 1 ? step + side - 12 : 2 * step - 12}
+            tickRoom={step}
+            top={top}
+            bottom={bottom}
+          />
+        ))}
+      </svg>
+    </div>
   );
 }

@@ -70,7 +70,7 @@ export function ExperimentsPage() {
       <ErrorBox error={list.error} title="Could not load experiments" />
       {list.data === undefined && !list.error ? <Loading what="experiments" /> : null}
       {list.data ? (
-        <table className="grid">
+        <table className="grid experiments-table">
           <TableHead
             headings={[{ hidden: "Select" }, "Name", "ID", "Created", "Last update", "State", { hidden: "Actions" }]}
           />

@@ -9,6 +9,7 @@ import { TagsEditor } from "../../components/tags-editor";
 import { AliasBadges, AliasesEditor, versionHref } from "./aliases-editor";
 import { DescriptionEditor } from "./description-editor";
 import { TableHead } from "../../components/table-head";
+import { RunLink } from "../../components/entity-names";
 
 export function ModelPage({ name }: { name: string }) {
   const [, navigate] = useLocation();
@@ -43,26 +44,28 @@ export function ModelPage({ name }: { name: string }) {
       <section aria-label="Versions">
         <h2>Versions</h2>
         <ErrorBox error={versions.error} title="Versions" />
-        <table className="grid">
-          <TableHead headings={["Version", "Stage", "Aliases", "Source run", "Created"]} />
-          <tbody>
-            {(versions.data ?? []).map((v) => (
-              <tr key={v.version}>
-                <td>
-                  <Link href={versionHref(name, v.version)}>Version {v.version}</Link>
-                </td>
-                <td>
-                  <span className="badge">{v.current_stage}</span>
-                </td>
-                <td>
-                  <AliasBadges aliases={aliases.data ?? []} version={v.version} />
-                </td>
-                <td>{v.run_id ? <Link href={`/runs/${v.run_id}`}>{v.run_id}</Link> : "—"}</td>
-                <td>{formatTime(v.creation_timestamp)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <div className="table-scroll">
+          <table className="grid">
+            <TableHead headings={["Version", "Stage", "Aliases", "Source run", "Created"]} />
+            <tbody>
+              {(versions.data ?? []).map((v) => (
+                <tr key={v.version}>
+                  <td>
+                    <Link href={versionHref(name, v.version)}>Version {v.version}</Link>
+                  </td>
+                  <td>
+                    <span className="badge">{v.current_stage}</span>
+                  </td>
+                  <td>
+                    <AliasBadges aliases={aliases.data ?? []} version={v.version} />
+                  </td>
+                  <td>{v.run_id ? <RunLink runId={v.run_id} /> : "—"}</td>
+                  <td>{formatTime(v.creation_timestamp)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       </section>
       <ErrorBox error={aliases.error} title="Aliases" />
       <AliasesEditor

@@ -8,6 +8,7 @@ import { formatTime } from "../../components/format";
 import { nameFilter } from "../../url/name-filter";
 import { useSearchState } from "../../url/search-state";
 import { TableHead } from "../../components/table-head";
+import { markdownExcerpt } from "../../components/markdown";
 
 export function ModelsPage() {
   const state = useSearchState();
@@ -39,34 +40,38 @@ export function ModelsPage() {
       <ErrorBox error={models.error} title="Could not load models" />
       {!models.data && !models.error ? <Loading what="models" /> : null}
       {models.data ? (
-        <table className="grid">
-          <TableHead headings={["Name", "Latest versions", "Last updated", "Description"]} />
-          <tbody>
-            {models.data.length === 0 ? (
-              <tr>
-                <td colSpan={4} className="muted">
-                  No registered models.
-                </td>
-              </tr>
-            ) : null}
-            {models.data.map((model) => (
-              <tr key={model.name}>
-                <td>
-                  <Link href={`/models/${encodeURIComponent(model.name)}`}>{model.name}</Link>
-                </td>
-                <td>
-                  {(model.latest_versions ?? []).map((v) => (
-                    <span key={v.version} className="badge">
-                      v{v.version} {v.current_stage}
-                    </span>
-                  ))}
-                </td>
-                <td>{formatTime(model.last_updated_timestamp)}</td>
-                <td className="pre">{model.description}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <div className="table-scroll">
+          <table className="grid">
+            <TableHead headings={["Name", "Latest versions", "Last updated", "Description"]} />
+            <tbody>
+              {models.data.length === 0 ? (
+                <tr>
+                  <td colSpan={4} className="muted">
+                    No registered models.
+                  </td>
+                </tr>
+              ) : null}
+              {models.data.map((model) => (
+                <tr key={model.name}>
+                  <td>
+                    <Link href={`/models/${encodeURIComponent(model.name)}`}>{model.name}</Link>
+                  </td>
+                  <td>
+                    {(model.latest_versions ?? []).map((v) => (
+                      <span key={v.version} className="badge">
+                        v{v.version} {v.current_stage}
+                      </span>
+                    ))}
+                  </td>
+                  <td>{formatTime(model.last_updated_timestamp)}</td>
+                  <td className="excerpt" title={model.description ?? undefined}>
+                    {model.description ? markdownExcerpt(model.description) : ""}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       ) : null}
     </div>
   );

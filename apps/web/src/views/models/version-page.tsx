@@ -10,19 +10,28 @@ import { TagsEditor } from "../../components/tags-editor";
 import { loggedModelIdOf } from "../logged-models/model-metrics";
 import { AliasBadges, AliasesEditor } from "./aliases-editor";
 import { DescriptionEditor } from "./description-editor";
+import { RunLink } from "../../components/entity-names";
 
 const STAGES: ModelVersionStage[] = ["None", "Staging", "Production", "Archived"];
+
+/** The stage a version usually moves to next: None → Staging → Production → Archived → None. */
+export function nextStage(current: string | undefined): ModelVersionStage {
+  const index = STAGES.findIndex((s) => s.toLowerCase() === (current ?? "").toLowerCase());
+  return STAGES[(index + 1) % STAGES.length]!;
+}
 
 export function VersionPage({ name, version }: { name: string; version: string }) {
   const [, navigate] = useLocation();
   const mv = useAsync(() => api().getModelVersion(name, version), [name, version]);
   const aliases = useAsync(() => api().listRegisteredModelAliases(name), [name]);
-  const [target, setTarget] = useState<ModelVersionStage>("Production");
+  // Unset until the user picks: the stage after the version's current one.
+  const [picked, setTarget] = useState<ModelVersionStage | undefined>();
   const [archiveExisting, setArchiveExisting] = useState(false);
   const [error, setError] = useState<Error | undefined>();
   if (mv.error && !mv.data) return <ErrorBox error={mv.error} title="Could not load the model version" />;
   if (!mv.data) return <Loading what="model version" />;
   const v = mv.data;
+  const target = picked ?? nextStage(v.current_stage);
   const canArchive = target === "Staging" || target === "Production";
   const transition = async () => {
     const failure = await attempt(() =>
@@ -31,6 +40,7 @@ export function VersionPage({ name, version }: { name: string; version: string }
       }),
     );
     setError(failure);
+    if (!failure) setTarget(undefined);
     mv.reload();
   };
   return (
@@ -55,7 +65,7 @@ export function VersionPage({ name, version }: { name: string; version: string }
         <dt>Status</dt>
         <dd>{v.status}</dd>
         <dt>Source run</dt>
-        <dd>{v.run_id ? <Link href={`/runs/${v.run_id}`}>{v.run_id}</Link> : "—"}</dd>
+        <dd>{v.run_id ? <RunLink runId={v.run_id} /> : "—"}</dd>
         <dt>Source</dt>
         <dd className="pre">{v.source}</dd>
         {loggedModelIdOf(v.source) ? (
@@ -78,7 +88,9 @@ export function VersionPage({ name, version }: { name: string; version: string }
             Move to{" "}
             <select value={target} onChange={(e) => setTarget(e.target.value as ModelVersionStage)}>
               {STAGES.map((s) => (
-                <option key={s}>{s}</option>
+                <option key={s} disabled={s === v.current_stage}>
+                  {s}
+                </option>
               ))}
             </select>
           </label>

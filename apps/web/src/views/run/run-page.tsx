@@ -8,13 +8,13 @@ import { formatDuration, formatTime } from "../../components/format";
 import { Markdown } from "../../components/markdown";
 import { historyValues, MetricSummaryTable } from "../../components/metric-summary-table";
 import { TagsEditor } from "../../components/tags-editor";
-import { href } from "../../url/search-state";
 import { MetricCharts } from "../compare/metric-charts";
 import { Artifacts, runArtifacts } from "./artifacts";
 import { RegisterModel } from "./register-model";
 import { RunLoggedModels } from "../logged-models/run-logged-models";
 import { useLiveRefresh } from "../runs/use-live-refresh";
 import { KeyValueTable } from "../../components/key-value-table";
+import { ExperimentRunsLink, RunLink } from "../../components/entity-names";
 
 /** Metric histories shown as sparklines: at most this many keys are fetched. */
 const SPARKLINE_KEYS = 30;
@@ -82,7 +82,7 @@ function RunView({
   return (
     <div>
       <p>
-        <Link href={href("/runs", { e: [info.experiment_id] })}>← Runs of experiment {info.experiment_id}</Link>
+        <ExperimentRunsLink experimentId={info.experiment_id} />
       </p>
       {editingName ? (
         <form
@@ -154,7 +154,7 @@ function RunView({
           <>
             <dt>Parent run</dt>
             <dd>
-              <Link href={`/runs/${parent}`}>{parent}</Link>
+              <RunLink runId={parent} />
             </dd>
           </>
         ) : null}

@@ -8,15 +8,28 @@ export function ColumnPicker({
   keys,
   columns,
   onChange,
+  onClose,
 }: {
   keys: Record<KeyKind, readonly string[]>;
   columns: readonly string[];
   onChange: (columns: string[]) => void;
+  /** Escape inside the picker closes it. */
+  onClose?: () => void;
 }) {
   const [query, setQuery] = useState("");
   const q = query.toLowerCase();
   return (
-    <div className="picker" role="group" aria-label="Columns">
+    <div
+      className="picker"
+      role="group"
+      aria-label="Columns"
+      onKeyDown={(e) => {
+        if (e.key === "Escape" && onClose) {
+          e.preventDefault();
+          onClose();
+        }
+      }}
+    >
       <input
         type="search"
         aria-label="Find a column"

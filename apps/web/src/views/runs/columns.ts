@@ -3,11 +3,12 @@ import type { Run } from "@tracker-ml/client";
 
 export type KeyKind = "metrics" | "params" | "tags";
 
-export const BASE_COLUMNS = ["name", "status", "user", "start", "duration", "source"] as const;
+export const BASE_COLUMNS = ["name", "experiment", "status", "user", "start", "duration", "source"] as const;
 export type BaseColumn = (typeof BASE_COLUMNS)[number];
 
 export const BASE_LABELS: Record<BaseColumn, string> = {
   name: "Run name",
+  experiment: "Experiment",
   status: "Status",
   user: "User",
   start: "Start time",

@@ -2,7 +2,7 @@
 import type { Run } from "@tracker-ml/client";
 import { createColumnHelper, flexRender, getCoreRowModel, useReactTable, type ColumnDef } from "@tanstack/react-table";
 import { useVirtualizer } from "@tanstack/react-virtual";
-import { memo, useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { createContext, memo, useCallback, useContext, useEffect, useMemo, useRef, useState } from "react";
 import type { Row } from "@tanstack/react-table";
 import { Link, useLocation } from "wouter";
 import { api, namespace } from "../../api/client";
@@ -18,6 +18,7 @@ import { nestRuns, type TreeRow } from "./run-tree";
 import { useRunPages } from "./use-run-pages";
 import { useLiveRefresh } from "./use-live-refresh";
 import { useSeenKeys } from "./use-seen-keys";
+import { focusInRow, rowStep } from "./row-keys";
 
 const ROW_HEIGHT = 30;
 const PAGE_SIZE = 200;
@@ -29,12 +30,39 @@ function tag(run: Run, key: string): string | undefined {
 const WIDTHS: Record<string, number> = {
   select: 36,
   name: 260,
+  experiment: 160,
   status: 100,
   user: 120,
   start: 170,
   duration: 100,
   source: 200,
 };
+
+/** Columns that stay at the left edge when the table scrolls sideways. */
+const PINNED = ["select", "name"];
+
+/** A key column wide enough for its whole heading (within bounds; the user can resize it). */
+export function keyColumnWidth(id: string): number {
+  return Math.min(360, Math.max(140, Math.ceil(id.length * 8.4) + 36));
+}
+
+/** Which runs are ticked, and how to tick one: read by the check boxes without rebuilding the columns. */
+const Selection = createContext<{ selected: ReadonlySet<string>; toggle: (id: string) => void }>({
+  selected: new Set(),
+  toggle: () => {},
+});
+
+function SelectCell({ run }: { run: Run }) {
+  const { selected, toggle } = useContext(Selection);
+  return (
+    <input
+      type="checkbox"
+      aria-label={`Select run ${run.info.run_name ?? run.info.run_id}`}
+      checked={selected.has(run.info.run_id)}
+      onChange={() => toggle(run.info.run_id)}
+    />
+  );
+}
 
 export function RunsPage() {
   const state = useSearchState();
@@ -48,6 +76,7 @@ export function RunsPage() {
   const columns = state.list("cols");
   const selected = state.list("sel");
   const [showPicker, setShowPicker] = useState(false);
+  const pickerButton = useRef<HTMLButtonElement>(null);
   const [actionError, setActionError] = useState<Error | undefined>();
 
   const orderBy = orderByFor(sort, descending, ns);
@@ -87,24 +116,35 @@ export function RunsPage() {
   const anyRunning = pages.runs.some((r) => r.info.status === "RUNNING");
   const live = useLiveRefresh(anyRunning, state.flag("paused"), pages.refresh);
 
-  const toggle = (id: string) =>
-    state.set({ sel: selected.includes(id) ? selected.filter((s) => s !== id) : [...selected, id] }, { replace: true });
+  const selectedKey = selected.join(",");
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the selection by value (its joined ids)
+  const selection = useMemo(
+    () => ({
+      selected: new Set(selected),
+      toggle: (id: string) =>
+        state.set(
+          { sel: selected.includes(id) ? selected.filter((s) => s !== id) : [...selected, id] },
+          { replace: true },
+        ),
+    }),
+    [selectedKey, state.set],
+  );
+  const experimentNames = useMemo(
+    () => new Map((experiments.data ?? []).map((e) => [e.experiment_id, e.name])),
+    [experiments.data],
+  );
+  const severalExperiments = experimentIds.length > 1;
 
   const helper = createColumnHelper<TreeRow>();
-  // biome-ignore lint/correctness/useExhaustiveDependencies: columns and selection by value (join): a new array with the same items keeps the table's columns
+  // biome-ignore lint/correctness/useExhaustiveDependencies: columns by value (join): a new array with the same items keeps the table's columns
   const tableColumns = useMemo<ColumnDef<TreeRow, unknown>[]>(() => {
     const base: ColumnDef<TreeRow, unknown>[] = [
       helper.display({
         id: "select",
+        size: WIDTHS.select,
+        enableResizing: false,
         header: () => <span className="sr-only">Select</span>,
-        cell: ({ row }) => (
-          <input
-            type="checkbox"
-            aria-label={`Select run ${row.original.run.info.run_name ?? row.original.run.info.run_id}`}
-            checked={selected.includes(row.original.run.info.run_id)}
-            onChange={() => toggle(row.original.run.info.run_id)}
-          />
-        ),
+        cell: ({ row }) => <SelectCell run={row.original.run} />,
       }) as ColumnDef<TreeRow, unknown>,
     ];
     const cell: Record<string, (r: TreeRow) => React.ReactNode> = {
@@ -115,25 +155,31 @@ export function RunsPage() {
           {r.childCount > 0 ? <span className="muted"> ({r.childCount})</span> : null}
         </span>
       ),
+      experiment: (r) => experimentNames.get(r.run.info.experiment_id) ?? r.run.info.experiment_id,
       status: (r) => <span className={`badge ${r.run.info.status}`}>{r.run.info.status}</span>,
       user: (r) => tag(r.run, `${ns}.user`) ?? r.run.info.user_id ?? "",
       start: (r) => formatTime(r.run.info.start_time),
       duration: (r) => formatDuration(r.run.info.start_time, r.run.info.end_time),
       source: (r) => tag(r.run, `${ns}.source.name`) ?? "",
     };
-    for (const id of BASE_COLUMNS)
+    for (const id of BASE_COLUMNS) {
+      if (id === "experiment" && !severalExperiments) continue;
       base.push(
-        helper.display({ id, header: BASE_LABELS[id], cell: ({ row }) => cell[id]!(row.original) }) as ColumnDef<
-          TreeRow,
-          unknown
-        >,
+        helper.display({
+          id,
+          size: WIDTHS[id],
+          header: BASE_LABELS[id],
+          cell: ({ row }) => cell[id]!(row.original),
+        }) as ColumnDef<TreeRow, unknown>,
       );
+    }
     for (const id of columns) {
       const key = parseKeyColumn(id);
       if (!key) continue;
       base.push(
         helper.display({
           id,
+          size: keyColumnWidth(id),
           header: id,
           cell: ({ row }) => {
             const value = keyValue(row.original.run, key);
@@ -143,13 +189,15 @@ export function RunsPage() {
       );
     }
     return base;
-  }, [columns.join(","), selected.join(","), ns]);
+  }, [columns.join(","), ns, severalExperiments, experimentNames]);
 
   const table = useReactTable({
     data: rows,
     columns: tableColumns,
     getCoreRowModel: getCoreRowModel(),
     getRowId: (r) => r.run.info.run_id,
+    columnResizeMode: "onChange",
+    defaultColumn: { minSize: 36, maxSize: 1000 },
   });
   const scroller = useRef<HTMLDivElement>(null);
   // Fetches the next page when the rows in view come near the end of those loaded.
@@ -161,8 +209,21 @@ export function RunsPage() {
     [rows.length, done, loading, more],
   );
 
-  const widthOf = useCallback((id: string) => WIDTHS[id] ?? 140, []);
-  const totalWidth = table.getVisibleLeafColumns().reduce((sum, c) => sum + widthOf(c.id), 0);
+  const leafColumns = table.getVisibleLeafColumns();
+  const sizes = leafColumns.map((c) => `${c.id}=${c.getSize()}`).join("|");
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the sizes by value: a resize gives the rows a new function
+  const layout = useMemo(() => {
+    const width = new Map(leafColumns.map((c) => [c.id, c.getSize()]));
+    const left = new Map<string, number>();
+    let x = 0;
+    for (const c of leafColumns) {
+      if (PINNED.includes(c.id)) left.set(c.id, x);
+      x += c.getSize();
+    }
+    return { widthOf: (id: string) => width.get(id) ?? 140, leftOf: (id: string) => left.get(id) };
+  }, [sizes]);
+  const { widthOf } = layout;
+  const totalWidth = leafColumns.reduce((sum, c) => sum + c.getSize(), 0);
   const sortBy = (id: string) => {
     if (id === "select") return;
     state.set({ sort: id, asc: sort === id ? descending : false });
@@ -195,7 +256,7 @@ export function RunsPage() {
       <div className="toolbar">
         <FilterBox value={filter} keys={keys} onApply={(next) => state.set({ filter: next })} />
         <ViewSelect state={state} />
-        <button type="button" onClick={() => setShowPicker((s) => !s)} aria-expanded={showPicker}>
+        <button type="button" ref={pickerButton} onClick={() => setShowPicker((s) => !s)} aria-expanded={showPicker}>
           Columns ({columns.length})
         </button>
         <button
@@ -232,7 +293,15 @@ export function RunsPage() {
         </label>
       </div>
       {showPicker ? (
-        <ColumnPicker keys={keys} columns={columns} onChange={(next) => state.set({ cols: next }, { replace: true })} />
+        <ColumnPicker
+          keys={keys}
+          columns={columns}
+          onChange={(next) => state.set({ cols: next }, { replace: true })}
+          onClose={() => {
+            setShowPicker(false);
+            pickerButton.current?.focus();
+          }}
+        />
       ) : null}
       <ErrorBox error={pages.error} title="Search failed" />
       <ErrorBox error={actionError} />
@@ -240,6 +309,14 @@ export function RunsPage() {
         {rows.length} run{rows.length === 1 ? "" : "s"} loaded{pages.done ? "" : ", scroll for more"}
         {pages.loading ? " · loading…" : ""}
       </p>
+      {rows.length === 0 && pages.done && !pages.loading && !pages.error && experimentIds.length > 0 ? (
+        <EmptyRuns
+          filtered={filter !== ""}
+          view={view}
+          onClear={() => state.set({ filter: undefined })}
+          onShowAll={() => state.set({ view: undefined })}
+        />
+      ) : null}
       <div
         className="runs-table"
         ref={scroller}
@@ -248,42 +325,55 @@ export function RunsPage() {
         aria-rowcount={rows.length + 1}
         data-testid="runs-table"
       >
-        <div role="rowgroup">
+        <div role="rowgroup" className="head-group" style={{ width: totalWidth }}>
           {table.getHeaderGroups().map((group) => (
             <div className="row head" role="row" key={group.id} style={{ width: totalWidth }}>
               {group.headers.map((header) => {
-                const active = sort === header.column.id;
+                const id = header.column.id;
+                const active = sort === id;
+                const label = typeof header.column.columnDef.header === "string" ? header.column.columnDef.header : id;
                 return (
                   <div
-                    className="cell"
+                    className={`cell${layout.leftOf(id) !== undefined ? " pinned" : ""}`}
                     role="columnheader"
                     key={header.id}
-                    style={{ width: widthOf(header.column.id) }}
+                    style={{ width: widthOf(id), left: layout.leftOf(id) }}
                     aria-sort={active ? (descending ? "descending" : "ascending") : undefined}
                   >
-                    {header.column.id === "select" ? (
+                    {id === "select" ? (
                       flexRender(header.column.columnDef.header, header.getContext())
                     ) : (
-                      <button type="button" onClick={() => sortBy(header.column.id)} title="Sort on the server">
+                      <button type="button" onClick={() => sortBy(id)} title={`${label}: sort on the server`}>
                         {flexRender(header.column.columnDef.header, header.getContext())}
                         {active ? (descending ? " ▼" : " ▲") : ""}
                       </button>
                     )}
+                    {header.column.getCanResize() ? (
+                      <ColumnResizer
+                        label={label}
+                        size={header.column.getSize()}
+                        resizing={header.column.getIsResizing()}
+                        onPointer={header.getResizeHandler()}
+                        onSize={(size) => table.setColumnSizing((old) => ({ ...old, [id]: size }))}
+                      />
+                    ) : null}
                   </div>
                 );
               })}
             </div>
           ))}
         </div>
-        <RunsBody
-          rows={table.getRowModel().rows}
-          scroller={scroller}
-          selected={selected}
-          width={totalWidth}
-          widthOf={widthOf}
-          columns={tableColumns}
-          onRange={nearEnd}
-        />
+        <Selection.Provider value={selection}>
+          <RunsBody
+            rows={table.getRowModel().rows}
+            scroller={scroller}
+            selected={selected}
+            width={totalWidth}
+            layout={layout}
+            columns={tableColumns}
+            onRange={nearEnd}
+          />
+        </Selection.Provider>
       </div>
     </div>
   );
@@ -298,7 +388,7 @@ const RunsBody = memo(function RunsBody({
   scroller,
   selected,
   width,
-  widthOf,
+  layout,
   columns,
   onRange,
 }: {
@@ -306,7 +396,7 @@ const RunsBody = memo(function RunsBody({
   scroller: React.RefObject<HTMLDivElement | null>;
   selected: readonly string[];
   width: number;
-  widthOf: (id: string) => number;
+  layout: ColumnLayout;
   columns: unknown;
   /** Told the index of the last row rendered (overscan included) whenever it changes. */
   onRange: (lastIndex: number) => void;
@@ -323,8 +413,26 @@ const RunsBody = memo(function RunsBody({
     if (lastIndex !== undefined) onRange(lastIndex);
   }, [lastIndex, onRange]);
   const chosen = useMemo(() => new Set(selected), [selected]);
+  // Up and down arrows move to the same column of the row above or below (scrolled into view).
+  const onKeyDown = (e: React.KeyboardEvent<HTMLDivElement>) => {
+    const step = rowStep(e);
+    if (step === undefined) return;
+    const from = (e.target as HTMLElement).closest<HTMLElement>("[role=row]");
+    const cell = (e.target as HTMLElement).closest<HTMLElement>("[role=cell]");
+    if (!from || !cell) return;
+    const index = Number(from.getAttribute("aria-rowindex")) - 2 + step;
+    if (index < 0 || index >= rows.length) return;
+    e.preventDefault();
+    const column = [...from.children].indexOf(cell);
+    virtualizer.scrollToIndex(index, { align: "auto" });
+    focusInRow(e.currentTarget, index + 2, column);
+  };
   return (
-    <div role="rowgroup" style={{ height: virtualizer.getTotalSize(), position: "relative", width }}>
+    <div
+      role="rowgroup"
+      style={{ height: virtualizer.getTotalSize(), position: "relative", width }}
+      onKeyDown={onKeyDown}
+    >
       {items.map((item) => {
         const row = rows[item.index];
         if (!row) return null;
@@ -336,7 +444,7 @@ const RunsBody = memo(function RunsBody({
             start={item.start}
             selected={chosen.has(row.id)}
             width={width}
-            widthOf={widthOf}
+            layout={layout}
             columns={columns}
           />
         );
@@ -355,14 +463,14 @@ const RunRow = memo(function RunRow({
   start,
   selected,
   width,
-  widthOf,
+  layout,
 }: {
   row: Row<TreeRow>;
   index: number;
   start: number;
   selected: boolean;
   width: number;
-  widthOf: (id: string) => number;
+  layout: ColumnLayout;
   /** The column definitions: a new set (columns picked, selection changed) renders the row again. */
   columns: unknown;
 }) {
@@ -375,11 +483,100 @@ const RunRow = memo(function RunRow({
       data-run-id={row.id}
       style={{ position: "absolute", top: 0, left: 0, height: ROW_HEIGHT, width, transform: `translateY(${start}px)` }}
     >
-      {row.getVisibleCells().map((c) => (
-        <div className="cell" role="cell" key={c.id} style={{ width: widthOf(c.column.id) }}>
-          {flexRender(c.column.columnDef.cell, c.getContext())}
-        </div>
-      ))}
+      {row.getVisibleCells().map((c) => {
+        const left = layout.leftOf(c.column.id);
+        return (
+          <div
+            className={`cell${left !== undefined ? " pinned" : ""}`}
+            role="cell"
+            key={c.id}
+            style={{ width: layout.widthOf(c.column.id), left }}
+          >
+            {flexRender(c.column.columnDef.cell, c.getContext())}
+          </div>
+        );
+      })}
     </div>
   );
 });
+
+interface ColumnLayout {
+  widthOf: (id: string) => number;
+  /** The left offset of a pinned column, undefined for the others. */
+  leftOf: (id: string) => number | undefined;
+}
+
+/** The drag handle at a heading's right edge; arrow keys resize too (10 px a press). */
+function ColumnResizer({
+  label,
+  size,
+  resizing,
+  onPointer,
+  onSize,
+}: {
+  label: string;
+  size: number;
+  resizing: boolean;
+  onPointer: (event: unknown) => void;
+  onSize: (size: number) => void;
+}) {
+  return (
+    <div
+      role="separator"
+      aria-orientation="vertical"
+      aria-label={`Resize ${label}`}
+      aria-valuenow={size}
+      aria-valuemin={36}
+      aria-valuemax={1000}
+      tabIndex={0}
+      className={`resizer${resizing ? " resizing" : ""}`}
+      onMouseDown={onPointer}
+      onTouchStart={onPointer}
+      onDoubleClick={() => onSize(keyColumnWidth(label))}
+      onKeyDown={(e) => {
+        if (e.key === "ArrowLeft" || e.key === "ArrowRight") {
+          e.preventDefault();
+          onSize(Math.max(36, size + (e.key === "ArrowLeft" ? -10 : 10)));
+        }
+      }}
+    />
+  );
+}
+
+/** What an empty table says, and the way out. */
+function EmptyRuns({
+  filtered,
+  view,
+  onClear,
+  onShowAll,
+}: {
+  filtered: boolean;
+  view: string;
+  onClear: () => void;
+  onShowAll: () => void;
+}) {
+  return (
+    <div className="empty" role="status">
+      {filtered ? (
+        <p>
+          No run matches this filter.{" "}
+          <button type="button" onClick={onClear}>
+            Clear the filter
+          </button>
+        </p>
+      ) : view !== "active" ? (
+        <p>
+          No {view === "deleted" ? "deleted " : ""}runs here.{" "}
+          <button type="button" onClick={onShowAll}>
+            Show active runs
+          </button>
+        </p>
+      ) : (
+        <p>
+          This experiment has no runs yet. Log one from Python with <code>mlflow.start_run()</code> (tracking URI set to
+          this server), or with <code>@tracker-ml/client</code>&apos;s <code>createRun</code>.
+        </p>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,99 @@
+import fs from "node:fs";
+import http from "node:http";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { useTestServer } from "@tracker/testing";
+
+interface RawResponse {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  bytes: number;
+}
+
+/** A GET with node:http (fetch would decode the body and hide its size on the wire). */
+function get(url: string, headers: Record<string, string>): Promise<RawResponse> {
+  return new Promise((resolve, reject) => {
+    http
+      .get(url, { headers }, (res) => {
+        let bytes = 0;
+        res.on("data", (chunk: Buffer) => {
+          bytes += chunk.length;
+        });
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, bytes }));
+      })
+      .on("error", reject);
+  });
+}
+
+/** A stand-in for apps/web/dist: index.html and a hashed script and stylesheet of some size. */
+function fakeBuild(): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "tracker-compress-"));
+  fs.mkdirSync(path.join(dir, "assets"));
+  fs.writeFileSync(
+    path.join(dir, "index.html"),
+    '<!doctype html><meta name="tracker-namespace" content="tracker"><script type="module" src="/assets/index-AbC123.js"></script>',
+  );
+  fs.writeFileSync(path.join(dir, "assets", "index-AbC123.js"), "export const x = 1;\n".repeat(2000));
+  fs.writeFileSync(path.join(dir, "assets", "index-DeF456.css"), "body { color: red; }\n".repeat(2000));
+  return dir;
+}
+
+describe("compressed responses", () => {
+  const webDir = fakeBuild();
+  const server = useTestServer("pglite", { webDir });
+  afterAll(() => fs.rmSync(webDir, { recursive: true, force: true }));
+  const gzip = { "accept-encoding": "gzip" };
+
+  it("serves the UI's hashed scripts and styles compressed and cached for a year, index.html compressed and revalidated", async () => {
+    for (const [asset, type] of [
+      ["index-AbC123.js", /javascript/],
+      ["index-DeF456.css", /text\/css/],
+    ] as const) {
+      const res = await get(`${server.url}/assets/${asset}`, gzip);
+      expect(res.status).toBe(200);
+      expect(res.headers["content-type"]).toMatch(type);
+      expect(res.headers["content-encoding"]).toBe("gzip");
+      expect(res.bytes).toBeLessThan(2000);
+      expect(res.headers["cache-control"]).toMatch(/max-age=31536000/);
+      expect(res.headers["cache-control"]).toMatch(/immutable/);
+      const br = await get(`${server.url}/assets/${asset}`, { "accept-encoding": "br" });
+      expect(br.headers["content-encoding"]).toBe("br");
+      const plain = await get(`${server.url}/assets/${asset}`, {});
+      expect(plain.headers["content-encoding"]).toBeUndefined();
+      expect(plain.bytes).toBe(fs.statSync(path.join(webDir, "assets", asset)).size);
+    }
+    const index = await get(`${server.url}/experiments`, { accept: "text/html", ...gzip });
+    expect(index.status).toBe(200);
+    expect(index.headers["cache-control"]).toBe("no-cache");
+  });
+
+  it("compresses JSON answers of 1 KB and more, not smaller ones", async () => {
+    for (let i = 0; i < 30; i++) await server.api.post("experiments/create", { name: `compressed-${i}` });
+    const search = await get(`${server.url}/api/2.0/tracker/experiments/search?max_results=100`, gzip);
+    expect(search.status).toBe(200);
+    expect(search.headers["content-type"]).toMatch(/application\/json/);
+    expect(search.headers["content-encoding"]).toBe("gzip");
+    expect(search.headers.vary).toMatch(/Accept-Encoding/i);
+    const health = await get(`${server.url}/health`, gzip);
+    expect(health.headers["content-encoding"]).toBeUndefined();
+  });
+
+  it("leaves artifact files as they are (byte ranges, sizes)", async () => {
+    const exp = await server.api.post<{ experiment_id: string }>("experiments/create", { name: "artifacts" });
+    const run = await server.api.post<{ run: { info: { run_id: string } } }>("runs/create", {
+      experiment_id: exp.body.experiment_id,
+    });
+    const id = run.body.run.info.run_id;
+    const text = "a,b\n1,2\n".repeat(1000);
+    const put = await fetch(
+      `${server.url}/api/2.0/mlflow-artifacts/artifacts/${exp.body.experiment_id}/${id}/artifacts/big.csv`,
+      { method: "PUT", body: text },
+    );
+    expect(put.status).toBe(200);
+    const res = await get(`${server.url}/get-artifact?run_uuid=${id}&path=big.csv`, gzip);
+    expect(res.status).toBe(200);
+    expect(res.headers["content-encoding"]).toBeUndefined();
+    expect(res.bytes).toBe(text.length);
+  });
+});
