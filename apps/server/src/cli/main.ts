@@ -204,6 +204,18 @@ export function buildProgram(): Command {
       `how far each server process lets V8 grow its heap after a full garbage collection, in percent of the live heap; 0 leaves V8's own policy (env TRACKER_HEAP_GROWTH_PERCENT; default ${DEFAULT_HEAP_GROWTH_PERCENT})`,
       parseIntegerOption(0, MAX_HEAP_GROWTH_PERCENT),
     )
+    .option(
+      "--allowed-hosts <names>",
+      "comma-separated host names the server answers to besides IP addresses, localhost, the machine's name and --host, `*` wildcards (env TRACKER_ALLOWED_HOSTS); against DNS rebinding",
+    )
+    .option(
+      "--cors-allowed-origins <origins>",
+      "comma-separated origins (https://ui.example.com) allowed to write besides the server's own, `*` wildcards (env TRACKER_CORS_ALLOWED_ORIGINS)",
+    )
+    .option(
+      "--disable-security-middleware",
+      "turn off the Host, Origin and Content-Type checks against cross-site requests, e.g. behind a proxy that rewrites them (env TRACKER_DISABLE_SECURITY_MIDDLEWARE=1)",
+    )
     .action(serve);
 
   const db = program.command("db").description("database maintenance").exitOverride();

@@ -1,6 +1,6 @@
 import os from "node:os";
 import { InvalidArgumentError } from "commander";
-import { integerInRange, loadConfig, parseEmbeddedDatabase, type TrackerConfig } from "../config/config.js";
+import { commaList, integerInRange, loadConfig, parseEmbeddedDatabase, type TrackerConfig } from "../config/config.js";
 
 /** Flags of `tracker server` and `tracker db migrate`, as MLflow users know them. */
 export interface ServerFlags {
@@ -18,6 +18,9 @@ export interface ServerFlags {
   artifactsOnly?: boolean;
   maxArtifactSize?: number;
   heapGrowthPercent?: number;
+  allowedHosts?: string;
+  corsAllowedOrigins?: string;
+  disableSecurityMiddleware?: boolean;
 }
 
 export function parseIntegerOption(min: number, max: number) {
@@ -49,6 +52,9 @@ export function configFromFlags(flags: ServerFlags, env: NodeJS.ProcessEnv = pro
   if (flags.artifactsOnly) overrides.artifactsOnly = true;
   if (flags.maxArtifactSize !== undefined) overrides.maxArtifactSize = flags.maxArtifactSize;
   if (flags.heapGrowthPercent !== undefined) overrides.heapGrowthPercent = flags.heapGrowthPercent;
+  if (flags.allowedHosts !== undefined) overrides.allowedHosts = commaList(flags.allowedHosts);
+  if (flags.corsAllowedOrigins !== undefined) overrides.corsAllowedOrigins = commaList(flags.corsAllowedOrigins);
+  if (flags.disableSecurityMiddleware) overrides.crossSiteChecks = false;
   const env2 = { ...env };
   if (flags.backendStoreUri !== undefined) {
     if (isPostgresUrl(flags.backendStoreUri)) {

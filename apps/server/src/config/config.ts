@@ -60,6 +60,21 @@ export interface TrackerConfig {
    * `Authorization: Bearer <token>` (see src/http/security.ts).
    */
   authToken?: string;
+  /**
+   * Host names the server answers to besides IP addresses, `localhost`, the machine's name and the
+   * listen address (TRACKER_ALLOWED_HOSTS, --allowed-hosts; comma-separated, `*` wildcards).
+   */
+  allowedHosts: string[];
+  /**
+   * Origins allowed to write besides the server's own (TRACKER_CORS_ALLOWED_ORIGINS,
+   * --cors-allowed-origins; comma-separated, `*` wildcards).
+   */
+  corsAllowedOrigins: string[];
+  /**
+   * The Host, Origin and Content-Type checks against cross-site requests (src/http/cross-site.ts);
+   * off with TRACKER_DISABLE_SECURITY_MIDDLEWARE=1 or --disable-security-middleware.
+   */
+  crossSiteChecks: boolean;
   /** TRACKER_WEB_DIR: folder of the built web UI served at `/` (default: apps/web/dist). */
   webDir?: string;
   /**
@@ -152,6 +167,13 @@ export function parseByteSize(raw: string, what = "size"): number {
   return bytes;
 }
 
+/** A comma-separated list (`a, b,c`) without empty items. */
+export const commaList = (raw: string | undefined): string[] =>
+  (raw ?? "")
+    .split(",")
+    .map((item) => item.trim())
+    .filter((item) => item !== "");
+
 const flag = (raw: string | undefined): boolean | undefined =>
   raw === undefined || raw === "" ? undefined : !/^(0|false|no|off)$/i.test(raw);
 
@@ -198,6 +220,9 @@ export function loadConfig(
     logFormat: parseLogFormat(overrides.logFormat ?? env.TRACKER_LOG_FORMAT),
     validateResponses: overrides.validateResponses ?? env.TRACKER_VALIDATE_RESPONSES === "1",
     authToken: overrides.authToken ?? (env.TRACKER_AUTH_TOKEN?.trim() || undefined),
+    allowedHosts: overrides.allowedHosts ?? commaList(env.TRACKER_ALLOWED_HOSTS),
+    corsAllowedOrigins: overrides.corsAllowedOrigins ?? commaList(env.TRACKER_CORS_ALLOWED_ORIGINS),
+    crossSiteChecks: overrides.crossSiteChecks ?? !(flag(env.TRACKER_DISABLE_SECURITY_MIDDLEWARE) ?? false),
     webDir: overrides.webDir ?? (env.TRACKER_WEB_DIR ? path.resolve(env.TRACKER_WEB_DIR) : undefined),
     heapGrowthPercent: overrides.heapGrowthPercent ?? parseHeapGrowthPercent(env.TRACKER_HEAP_GROWTH_PERCENT),
   };

@@ -13,6 +13,7 @@ import { cacheValidatorRouteCompilation } from "./route-match-cache.js";
 import { searchByGet } from "./get-as-post.js";
 import { docsDirectory, revisionOf, SPEC_ORDER, specPath, type SpecName } from "./revisions.js";
 import { artifactPathAsOneSegment, artifactServiceGate, isArtifactUpload } from "./artifact-routes.js";
+import { crossSiteGuard, jsonBodiesOnly } from "./cross-site.js";
 import { bearerAuth, rejectNulCharacters, securityHeaders, verifyUtf8 } from "./security.js";
 import { defaultWebDirectory, webUi } from "./web-ui.js";
 import { dropNullFields, rememberRawBody } from "./request-body.js";
@@ -107,6 +108,16 @@ export function createApp({ services, logger, handlers }: AppOptions): Express {
   app.disable("x-powered-by");
   // qs parsing: `k=a&k=b`, `k[]=a` and `k[0]=a` all give arrays.
   app.set("query parser", "extended");
+  // Before anything else: a request a page on another site made a browser send is refused.
+  if (services.config.crossSiteChecks) {
+    app.use(
+      crossSiteGuard({
+        listenHost: services.config.host,
+        allowedHosts: services.config.allowedHosts,
+        allowedOrigins: services.config.corsAllowedOrigins,
+      }),
+    );
+  }
   // The rendered API reference (Redoc pages with inline scripts): its own, looser policy.
   app.use(
     "/docs",
@@ -144,8 +155,9 @@ export function createApp({ services, logger, handlers }: AppOptions): Express {
   // Before anything reads a body: without the token (when one is configured) only the health probes answer.
   app.use(bearerAuth(services.config.authToken));
   app.use(artifactServiceGate(services.config));
+  if (services.config.crossSiteChecks) app.use(jsonBodiesOnly(isArtifactUpload));
 
-  // Bodies are JSON whatever the Content-Type says (as MLflow's server does); at most 1 MB. An
+  // Bodies are JSON (crossSiteGuard refuses other declared types unless turned off); at most 1 MB. An
   // artifact upload's body is the file: its handler streams it to disk.
   const json = express.json({
     limit: "1mb",
