@@ -1,4 +1,5 @@
 import path from "node:path";
+import { invalidPermissionMessage, isPermissionName, type PermissionName } from "../domain/permissions.js";
 import { LOG_FORMATS, type LogFormat } from "../logging/logger.js";
 import { DEFAULT_HEAP_GROWTH_PERCENT, MAX_HEAP_GROWTH_PERCENT } from "../runtime/heap-growth.js";
 
@@ -75,6 +76,16 @@ export interface TrackerConfig {
    * off with TRACKER_DISABLE_SECURITY_MIDDLEWARE=1 or --disable-security-middleware.
    */
   crossSiteChecks: boolean;
+  /**
+   * Users and permissions (TRACKER_AUTH=users, or `--app-name basic-auth` as MLflow names it):
+   * `none` (the default) or `users` (HTTP Basic and Bearer tokens, MLflow's permission model; see
+   * src/http/auth/).
+   */
+  auth: AuthMode;
+  /** Permission of a user on what no permission names them for (TRACKER_AUTH_DEFAULT_PERMISSION; READ). */
+  authDefaultPermission: PermissionName;
+  /** First admin, created at start when missing (TRACKER_AUTH_ADMIN_USERNAME / TRACKER_AUTH_ADMIN_PASSWORD). */
+  authAdmin?: { username: string; password: string };
   /** TRACKER_WEB_DIR: folder of the built web UI served at `/` (default: apps/web/dist). */
   webDir?: string;
   /**
@@ -83,6 +94,36 @@ export interface TrackerConfig {
    * runtime/heap-growth.ts.
    */
   heapGrowthPercent: number;
+}
+
+export const AUTH_MODES = ["none", "users"] as const;
+export type AuthMode = (typeof AUTH_MODES)[number];
+
+/** TRACKER_AUTH / `--auth`: `none` or `users`; MLflow's app name `basic-auth` means `users`. */
+export function parseAuthMode(raw: string | undefined): AuthMode {
+  if (raw === undefined || raw === "") return "none";
+  const value = raw.trim().toLowerCase();
+  if (value === "basic-auth" || value === "users") return "users";
+  if (value === "none") return "none";
+  throw new ConfigError(`auth must be one of none, users (or MLflow's basic-auth), got "${raw}"`);
+}
+
+export function parseDefaultPermission(raw: string | undefined): PermissionName {
+  if (raw === undefined || raw === "") return "READ";
+  const value = raw.trim().toUpperCase();
+  if (!isPermissionName(value)) throw new ConfigError(`default permission: ${invalidPermissionMessage(raw)}`);
+  return value;
+}
+
+function adminFromEnv(env: NodeJS.ProcessEnv): { username: string; password: string } | undefined {
+  const username = env.TRACKER_AUTH_ADMIN_USERNAME?.trim();
+  const password = env.TRACKER_AUTH_ADMIN_PASSWORD;
+  if (!username && !password) return undefined;
+  if (!username || !password)
+    throw new ConfigError(
+      "TRACKER_AUTH_ADMIN_USERNAME and TRACKER_AUTH_ADMIN_PASSWORD go together: set both or neither",
+    );
+  return { username, password };
 }
 
 export const EMBEDDED_DATABASES = ["auto", "postgres", "pglite"] as const;
@@ -223,6 +264,10 @@ export function loadConfig(
     allowedHosts: overrides.allowedHosts ?? commaList(env.TRACKER_ALLOWED_HOSTS),
     corsAllowedOrigins: overrides.corsAllowedOrigins ?? commaList(env.TRACKER_CORS_ALLOWED_ORIGINS),
     crossSiteChecks: overrides.crossSiteChecks ?? !(flag(env.TRACKER_DISABLE_SECURITY_MIDDLEWARE) ?? false),
+    auth: overrides.auth ?? parseAuthMode(env.TRACKER_AUTH),
+    authDefaultPermission:
+      overrides.authDefaultPermission ?? parseDefaultPermission(env.TRACKER_AUTH_DEFAULT_PERMISSION),
+    authAdmin: overrides.authAdmin ?? adminFromEnv(env),
     webDir: overrides.webDir ?? (env.TRACKER_WEB_DIR ? path.resolve(env.TRACKER_WEB_DIR) : undefined),
     heapGrowthPercent: overrides.heapGrowthPercent ?? parseHeapGrowthPercent(env.TRACKER_HEAP_GROWTH_PERCENT),
   };

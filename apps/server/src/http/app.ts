@@ -14,7 +14,10 @@ import { searchByGet } from "./get-as-post.js";
 import { docsDirectory, revisionOf, SPEC_ORDER, specPath, type SpecName } from "./revisions.js";
 import { artifactPathAsOneSegment, artifactServiceGate, isArtifactUpload } from "./artifact-routes.js";
 import { crossSiteGuard, jsonBodiesOnly } from "./cross-site.js";
-import { bearerAuth, rejectNulCharacters, securityHeaders, verifyUtf8 } from "./security.js";
+import { rejectNulCharacters, securityHeaders, verifyUtf8 } from "./security.js";
+import { authenticate } from "./auth/authenticate.js";
+import { authorizeHandlers } from "./auth/authorize.js";
+import { authHandlers } from "./auth/handlers.js";
 import { defaultWebDirectory, webUi } from "./web-ui.js";
 import { dropNullFields, rememberRawBody } from "./request-body.js";
 
@@ -77,7 +80,7 @@ function dispatch(spec: SpecName, services: Services, handlers: HandlerTable): R
       sendError(
         res,
         "NOT_IMPLEMENTED",
-        `Operation ${operationId} of ${spec === "ext" ? "the extensions" : `revision ${spec.toUpperCase()}`} is not implemented yet`,
+        `Operation ${operationId} of ${spec === "ext" || spec === "auth" ? `${spec}.yaml` : `revision ${spec.toUpperCase()}`} is not implemented yet`,
       );
       return;
     }
@@ -152,8 +155,8 @@ export function createApp({ services, logger, handlers }: AppOptions): Express {
   );
   app.use(normaliseRequest(services.config.namespace));
   app.use(artifactPathAsOneSegment());
-  // Before anything reads a body: without the token (when one is configured) only the health probes answer.
-  app.use(bearerAuth(services.config.authToken));
+  // Before anything reads a body: without credentials (when authentication is on) only the health probes answer.
+  app.use(authenticate(services));
   app.use(artifactServiceGate(services.config));
   if (services.config.crossSiteChecks) app.use(jsonBodiesOnly(isArtifactUpload));
 
@@ -184,13 +187,15 @@ export function createApp({ services, logger, handlers }: AppOptions): Express {
   });
   app.use(rejectNulCharacters());
 
+  // Every operation's permission rule (http/auth/rules.ts) around its handler.
+  const guardedHandlers = authorizeHandlers({ ...handlers, ...authHandlers });
   for (const spec of SPEC_ORDER) {
     app.use(
       byOrigin(validatorFor(spec, services.config.validateResponses, false), () =>
         validatorFor(spec, services.config.validateResponses, true),
       ),
     );
-    app.use(dispatch(spec, services, handlers));
+    app.use(dispatch(spec, services, guardedHandlers));
   }
 
   app.use((req, res) => {

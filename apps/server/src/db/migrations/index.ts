@@ -8,6 +8,7 @@ import * as metricRollups from "./0006_metric_rollups.js";
 import * as systemTagsMlflow from "./0007_system_tags_mlflow.js";
 import * as runModelLinks from "./0008_run_model_links.js";
 import * as loggedModels from "./0009_logged_models.js";
+import * as usersPermissions from "./0010_users_permissions.js";
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -25,6 +26,7 @@ const migrations: ReadonlyArray<[string, Migration]> = [
   ["0007_system_tags_mlflow", systemTagsMlflow],
   ["0008_run_model_links", runModelLinks],
   ["0009_logged_models", loggedModels],
+  ["0010_users_permissions", usersPermissions],
 ];
 
 /** A static migration source, so the compiled server needs no file-system globbing. */
