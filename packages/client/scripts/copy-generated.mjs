@@ -11,7 +11,7 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const outDir = path.join(here, "..", "src", "generated");
 fs.mkdirSync(outDir, { recursive: true });
 
-for (const revision of ["rev-a", "rev-b", "rev-c", "ext"]) {
+for (const revision of ["rev-a", "rev-b", "rev-c", "ext", "auth"]) {
   let source;
   try {
     source = require.resolve(`@tracker/types/${revision}`);
