@@ -30,4 +30,4 @@ for (const revision of ["rev-a", "rev-b", "rev-c", "ext", "auth"]) {
   const next = header + text;
   if (!fs.existsSync(target) || fs.readFileSync(target, "utf8") !== next) fs.writeFileSync(target, next);
 }
-console.log("copied src/generated/{rev-a,rev-b,rev-c,ext}.ts from @tracker/types");
+console.log("copied src/generated/{rev-a,rev-b,rev-c,ext,auth}.ts from @tracker/types");

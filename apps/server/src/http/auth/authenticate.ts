@@ -1,6 +1,6 @@
 import type { RequestHandler } from "express";
 import type { Services } from "../../core/services.js";
-import { VerifiedCredentials } from "../../core/auth/passwords.js";
+import { hashPassword, VerifiedCredentials, verifyPassword } from "../../core/auth/passwords.js";
 import { userOfAccessToken } from "../../core/auth/tokens.js";
 import { findUserByName } from "../../store/users.js";
 import { bearerAuth, OPEN_PATHS, tokensMatch } from "../security.js";
@@ -19,14 +19,22 @@ export function authenticate(services: Services): RequestHandler {
   if (config.auth !== "users") return bearerAuth(config.authToken);
   const verified = new VerifiedCredentials();
   const sharedToken = config.authToken;
+  // An unknown user costs one scrypt too, so that timing does not tell which usernames exist.
+  let decoy: Promise<string> | undefined;
 
   const basic = async (encoded: string): Promise<Principal | undefined> => {
     const decoded = Buffer.from(encoded, "base64").toString("utf8");
     const colon = decoded.indexOf(":");
     if (colon <= 0) return undefined;
     const username = decoded.slice(0, colon);
+    const password = decoded.slice(colon + 1);
     const row = await findUserByName(knex, username);
-    if (!row || !(await verified.verify(username, decoded.slice(colon + 1), row.password_hash))) return undefined;
+    if (!row) {
+      decoy ??= hashPassword("decoy password, never matches");
+      await verifyPassword(password, await decoy);
+      return undefined;
+    }
+    if (!(await verified.verify(username, password, row.password_hash))) return undefined;
     return { id: row.id, username: row.username, isAdmin: row.is_admin };
   };
 
