@@ -9,7 +9,7 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.join(here, "..");
 const redocly = path.join(root, "node_modules", ".bin", "redocly");
 fs.mkdirSync(path.join(root, "dist"), { recursive: true });
-for (const name of ["rev-a", "rev-b", "rev-c", "ext"]) {
+for (const name of ["rev-a", "rev-b", "rev-c", "ext", "auth"]) {
   for (const ext of ["json", "yaml"]) {
     execFileSync(redocly, ["bundle", `${name}.yaml`, "-o", `dist/${name}.${ext}`], {
       cwd: root,
@@ -18,4 +18,4 @@ for (const name of ["rev-a", "rev-b", "rev-c", "ext"]) {
     });
   }
 }
-console.log("bundled dist/{rev-a,rev-b,rev-c,ext}.{json,yaml}");
+console.log("bundled dist/{rev-a,rev-b,rev-c,ext,auth}.{json,yaml}");

@@ -6,13 +6,16 @@ const require = createRequire(import.meta.url);
 export type Revision = "a" | "b" | "c";
 export const REVISIONS: readonly Revision[] = ["a", "b", "c"];
 
-/** Every OpenAPI document of the project: the three revisions and tracker's own extensions (ext.yaml). */
-export type SpecName = Revision | "ext";
-export const SPEC_NAMES: readonly SpecName[] = ["a", "b", "c", "ext"];
+/**
+ * Every OpenAPI document of the project: the three revisions, tracker's own extensions (ext.yaml)
+ * and users and permissions (auth.yaml).
+ */
+export type SpecName = Revision | "ext" | "auth";
+export const SPEC_NAMES: readonly SpecName[] = ["a", "b", "c", "ext", "auth"];
 
-/** File name (without extension) of a document: `rev-a` ... `rev-c`, `ext`. */
+/** File name (without extension) of a document: `rev-a` ... `rev-c`, `ext`, `auth`. */
 export function specBaseName(name: SpecName): string {
-  return name === "ext" ? "ext" : `rev-${name}`;
+  return name === "ext" || name === "auth" ? name : `rev-${name}`;
 }
 
 /** Absolute path of a document's hand-written OpenAPI file. */

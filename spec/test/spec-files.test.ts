@@ -25,8 +25,8 @@ async function lint(cwd: string, files: string[]) {
 }
 
 describe("spec lint (redocly, config spec/redocly.yaml)", () => {
-  it("passes with zero errors on rev-a, rev-b, rev-c and ext", async () => {
-    const result = await lint(specDir, ["rev-a.yaml", "rev-b.yaml", "rev-c.yaml", "ext.yaml"]);
+  it("passes with zero errors on rev-a, rev-b, rev-c, ext and auth", async () => {
+    const result = await lint(specDir, ["rev-a.yaml", "rev-b.yaml", "rev-c.yaml", "ext.yaml", "auth.yaml"]);
     expect(result.output).not.toMatch(/error/i);
     expect(result.ok).toBe(true);
   });

@@ -1,4 +1,5 @@
 import cluster from "node:cluster";
+import { ensureAdmin } from "./core/auth/bootstrap.js";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import type { TrackerConfig } from "./config/config.js";
@@ -97,6 +98,14 @@ export async function startServer(
 ): Promise<RunningServer> {
   const database = await openDatabase(config, logger);
   const services: Services = { knex: database.knex, databaseKind: database.kind, config };
+  if (config.auth === "users") {
+    const admin = await ensureAdmin(database.knex, config.authAdmin);
+    if (admin === "created") logger.info({ username: config.authAdmin?.username }, "created the admin user");
+    if (admin === "no users")
+      logger.warn(
+        "users and permissions are on but there is no user: set TRACKER_AUTH_ADMIN_USERNAME and TRACKER_AUTH_ADMIN_PASSWORD, or run `tracker users create --admin <name>`",
+      );
+  }
   const app = createApp({ services, logger, handlers });
   const server = http.createServer(app);
   answerClientErrors(server);
@@ -115,7 +124,7 @@ export async function startServer(
     artifactRoot: config.artifactRoot,
     namespace: config.namespace,
     workers: options.workers ?? 1,
-    auth: config.authToken ? "bearer token" : "none",
+    auth: config.auth === "users" ? "users" : config.authToken ? "bearer token" : "none",
   };
   // With node:cluster every worker listens on the same port: the first one says so for all.
   const firstProcess = !cluster.isWorker || cluster.worker?.id === 1;

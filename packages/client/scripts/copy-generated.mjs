@@ -11,7 +11,7 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const outDir = path.join(here, "..", "src", "generated");
 fs.mkdirSync(outDir, { recursive: true });
 
-for (const revision of ["rev-a", "rev-b", "rev-c", "ext"]) {
+for (const revision of ["rev-a", "rev-b", "rev-c", "ext", "auth"]) {
   let source;
   try {
     source = require.resolve(`@tracker/types/${revision}`);
@@ -30,4 +30,4 @@ for (const revision of ["rev-a", "rev-b", "rev-c", "ext"]) {
   const next = header + text;
   if (!fs.existsSync(target) || fs.readFileSync(target, "utf8") !== next) fs.writeFileSync(target, next);
 }
-console.log("copied src/generated/{rev-a,rev-b,rev-c,ext}.ts from @tracker/types");
+console.log("copied src/generated/{rev-a,rev-b,rev-c,ext,auth}.ts from @tracker/types");

@@ -67,6 +67,8 @@ function fallbackCode(status: number): ErrorCode {
       return "BAD_REQUEST";
     case 401:
       return "UNAUTHENTICATED";
+    case 403:
+      return "PERMISSION_DENIED";
     case 404:
       return "ENDPOINT_NOT_FOUND";
     case 413:

@@ -12,7 +12,7 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const outDir = path.join(here, "..", "src", "generated");
 fs.mkdirSync(outDir, { recursive: true });
 
-for (const name of ["rev-a", "rev-b", "rev-c", "ext"]) {
+for (const name of ["rev-a", "rev-b", "rev-c", "ext", "auth"]) {
   const spec = require.resolve(`@tracker/spec/${name}.yaml`);
   const ast = await openapiTS(pathToFileURL(spec), {
     exportType: false,

@@ -90,6 +90,7 @@ describe.each(testDatabases())("hostile input, case by case (%s)", (kind) => {
         });
         const response = await fetch(`${suite.url}/api/2.0/tracker/runs/search`, {
           method: "POST",
+          headers: { "content-type": "application/json" },
           body: stream,
           duplex: "half",
         } as RequestInit);
@@ -119,10 +120,10 @@ describe.each(testDatabases())("hostile input, case by case (%s)", (kind) => {
     ).toBe(200);
   });
 
-  it("reads JSON whatever the Content-Type says, refuses bodies that are not JSON with 400 BAD_REQUEST", async () => {
+  it("reads JSON declared as JSON, refuses other Content-Types and bodies that are not JSON with 400 BAD_REQUEST", async () => {
+    // Issue 29: a body a page on another site could send (form, text/plain, multipart) is refused.
     const types = [
       undefined,
-      "application/json",
       "text/plain",
       "application/x-www-form-urlencoded",
       "multipart/form-data; boundary=x",
@@ -131,11 +132,18 @@ describe.each(testDatabases())("hostile input, case by case (%s)", (kind) => {
     ];
     for (const [i, type] of types.entries()) {
       const headers: Record<string, string> = type ? { "content-type": type } : {};
+      await refused(post("/api/2.0/tracker/experiments/create", JSON.stringify({ name: `typed-${i}` }), headers), {
+        status: 400,
+        code: "BAD_REQUEST",
+      });
+    }
+    for (const type of ["application/json", "application/json; charset=utf-8"]) {
+      const headers = { "content-type": type };
       const ok = await sendRaw(
         suite.url,
         "POST",
         "/api/2.0/tracker/experiments/create",
-        JSON.stringify({ name: `typed-${i}` }),
+        JSON.stringify({ name: `typed-${type}` }),
         headers,
       );
       expect(ok.status, `${type}: ${ok.text}`).toBe(200);

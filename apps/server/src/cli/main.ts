@@ -15,6 +15,7 @@ import { isPrimary, runPrimary } from "./cluster.js";
 import { checkPostgresReachable, redactUrl } from "./database-check.js";
 import { DEFAULT_HEAP_GROWTH_PERCENT, limitHeapGrowth, MAX_HEAP_GROWTH_PERCENT } from "../runtime/heap-growth.js";
 import { configFromFlags, parseIntegerOption, workerCount, type ServerFlags } from "./options.js";
+import { addUserCommands } from "./users.js";
 
 /** The `tracker` command line: `tracker server`, `tracker db migrate` (alias `db upgrade`). */
 
@@ -244,11 +245,33 @@ export function buildProgram(): Command {
       `how far each server process lets V8 grow its heap after a full garbage collection, in percent of the live heap; 0 leaves V8's own policy (env TRACKER_HEAP_GROWTH_PERCENT; default ${DEFAULT_HEAP_GROWTH_PERCENT})`,
       parseIntegerOption(0, MAX_HEAP_GROWTH_PERCENT),
     )
+    .option(
+      "--allowed-hosts <names>",
+      "comma-separated host names the server answers to besides IP addresses, localhost, the machine's name and --host, `*` wildcards (env TRACKER_ALLOWED_HOSTS); against DNS rebinding",
+    )
+    .option(
+      "--cors-allowed-origins <origins>",
+      "comma-separated origins (https://ui.example.com) allowed to write besides the server's own, `*` wildcards (env TRACKER_CORS_ALLOWED_ORIGINS)",
+    )
+    .option(
+      "--auth <mode>",
+      "none, or users: users and permissions with HTTP Basic and Bearer tokens, MLflow's basic-auth API and permissions (env TRACKER_AUTH; default none)",
+    )
+    .option("--app-name <name>", "MLflow's spelling of --auth users: `--app-name basic-auth`")
+    .option(
+      "--auth-default-permission <permission>",
+      "with --auth users: READ, EDIT, MANAGE or NO_PERMISSIONS on what no permission names a user for (env TRACKER_AUTH_DEFAULT_PERMISSION; default READ)",
+    )
+    .option(
+      "--disable-security-middleware",
+      "turn off the Host, Origin and Content-Type checks against cross-site requests, e.g. behind a proxy that rewrites them (env TRACKER_DISABLE_SECURITY_MIDDLEWARE=1)",
+    )
     .action(serve);
 
   const db = program.command("db").description("database maintenance").exitOverride();
   withServerFlags(db.command("migrate").description("apply pending migrations and exit")).action(migrate);
   withServerFlags(db.command("upgrade").description("alias of `db migrate`, as MLflow names it")).action(migrate);
+  addUserCommands(program, withServerFlags, resolveConfig, fail);
   return program;
 }
 

@@ -1,6 +1,14 @@
 import os from "node:os";
 import { InvalidArgumentError } from "commander";
-import { integerInRange, loadConfig, parseEmbeddedDatabase, type TrackerConfig } from "../config/config.js";
+import {
+  commaList,
+  integerInRange,
+  loadConfig,
+  parseAuthMode,
+  parseDefaultPermission,
+  parseEmbeddedDatabase,
+  type TrackerConfig,
+} from "../config/config.js";
 
 /** Flags of `tracker server` and `tracker db migrate`, as MLflow users know them. */
 export interface ServerFlags {
@@ -21,6 +29,13 @@ export interface ServerFlags {
   statementTimeout?: number;
   dbAcquireTimeout?: number;
   readinessTimeout?: number;
+  allowedHosts?: string;
+  corsAllowedOrigins?: string;
+  disableSecurityMiddleware?: boolean;
+  /** MLflow's `--app-name basic-auth`. */
+  appName?: string;
+  auth?: string;
+  authDefaultPermission?: string;
 }
 
 export function parseIntegerOption(min: number, max: number) {
@@ -55,6 +70,13 @@ export function configFromFlags(flags: ServerFlags, env: NodeJS.ProcessEnv = pro
   if (flags.statementTimeout !== undefined) overrides.statementTimeoutMs = flags.statementTimeout;
   if (flags.dbAcquireTimeout !== undefined) overrides.dbAcquireTimeoutMs = flags.dbAcquireTimeout;
   if (flags.readinessTimeout !== undefined) overrides.readinessTimeoutMs = flags.readinessTimeout;
+  if (flags.allowedHosts !== undefined) overrides.allowedHosts = commaList(flags.allowedHosts);
+  if (flags.corsAllowedOrigins !== undefined) overrides.corsAllowedOrigins = commaList(flags.corsAllowedOrigins);
+  if (flags.disableSecurityMiddleware) overrides.crossSiteChecks = false;
+  if (flags.appName !== undefined) overrides.auth = parseAuthMode(flags.appName);
+  if (flags.auth !== undefined) overrides.auth = parseAuthMode(flags.auth);
+  if (flags.authDefaultPermission !== undefined)
+    overrides.authDefaultPermission = parseDefaultPermission(flags.authDefaultPermission);
   const env2 = { ...env };
   if (flags.backendStoreUri !== undefined) {
     if (isPostgresUrl(flags.backendStoreUri)) {

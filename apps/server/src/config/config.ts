@@ -1,4 +1,5 @@
 import path from "node:path";
+import { invalidPermissionMessage, isPermissionName, type PermissionName } from "../domain/permissions.js";
 import { LOG_FORMATS, type LogFormat } from "../logging/logger.js";
 import { DEFAULT_HEAP_GROWTH_PERCENT, MAX_HEAP_GROWTH_PERCENT } from "../runtime/heap-growth.js";
 
@@ -60,6 +61,31 @@ export interface TrackerConfig {
    * `Authorization: Bearer <token>` (see src/http/security.ts).
    */
   authToken?: string;
+  /**
+   * Host names the server answers to besides IP addresses, `localhost`, the machine's name and the
+   * listen address (TRACKER_ALLOWED_HOSTS, --allowed-hosts; comma-separated, `*` wildcards).
+   */
+  allowedHosts: string[];
+  /**
+   * Origins allowed to write besides the server's own (TRACKER_CORS_ALLOWED_ORIGINS,
+   * --cors-allowed-origins; comma-separated, `*` wildcards).
+   */
+  corsAllowedOrigins: string[];
+  /**
+   * The Host, Origin and Content-Type checks against cross-site requests (src/http/cross-site.ts);
+   * off with TRACKER_DISABLE_SECURITY_MIDDLEWARE=1 or --disable-security-middleware.
+   */
+  crossSiteChecks: boolean;
+  /**
+   * Users and permissions (TRACKER_AUTH=users, or `--app-name basic-auth` as MLflow names it):
+   * `none` (the default) or `users` (HTTP Basic and Bearer tokens, MLflow's permission model; see
+   * src/http/auth/).
+   */
+  auth: AuthMode;
+  /** Permission of a user on what no permission names them for (TRACKER_AUTH_DEFAULT_PERMISSION; READ). */
+  authDefaultPermission: PermissionName;
+  /** First admin, created at start when missing (TRACKER_AUTH_ADMIN_USERNAME / TRACKER_AUTH_ADMIN_PASSWORD). */
+  authAdmin?: { username: string; password: string };
   /** TRACKER_WEB_DIR: folder of the built web UI served at `/` (default: apps/web/dist). */
   webDir?: string;
   /**
@@ -90,6 +116,35 @@ export const DEFAULT_STATEMENT_TIMEOUT_MS = 30_000;
 export const DEFAULT_DB_ACQUIRE_TIMEOUT_MS = 10_000;
 /** 2 s: a readiness probe must answer before the prober's own timeout (Kubernetes: 1 s by default, often raised). */
 export const DEFAULT_READINESS_TIMEOUT_MS = 2_000;
+export const AUTH_MODES = ["none", "users"] as const;
+export type AuthMode = (typeof AUTH_MODES)[number];
+
+/** TRACKER_AUTH / `--auth`: `none` or `users`; MLflow's app name `basic-auth` means `users`. */
+export function parseAuthMode(raw: string | undefined): AuthMode {
+  if (raw === undefined || raw === "") return "none";
+  const value = raw.trim().toLowerCase();
+  if (value === "basic-auth" || value === "users") return "users";
+  if (value === "none") return "none";
+  throw new ConfigError(`auth must be one of none, users (or MLflow's basic-auth), got "${raw}"`);
+}
+
+export function parseDefaultPermission(raw: string | undefined): PermissionName {
+  if (raw === undefined || raw === "") return "READ";
+  const value = raw.trim().toUpperCase();
+  if (!isPermissionName(value)) throw new ConfigError(`default permission: ${invalidPermissionMessage(raw)}`);
+  return value;
+}
+
+function adminFromEnv(env: NodeJS.ProcessEnv): { username: string; password: string } | undefined {
+  const username = env.TRACKER_AUTH_ADMIN_USERNAME?.trim();
+  const password = env.TRACKER_AUTH_ADMIN_PASSWORD;
+  if (!username && !password) return undefined;
+  if (!username || !password)
+    throw new ConfigError(
+      "TRACKER_AUTH_ADMIN_USERNAME and TRACKER_AUTH_ADMIN_PASSWORD go together: set both or neither",
+    );
+  return { username, password };
+}
 
 export const EMBEDDED_DATABASES = ["auto", "postgres", "pglite"] as const;
 export type EmbeddedDatabase = (typeof EMBEDDED_DATABASES)[number];
@@ -188,6 +243,12 @@ export function parseDuration(raw: string, what: string, min = 1): number {
 
 const durationFrom = (raw: string | undefined, what: string, fallback: number, min = 1): number =>
   raw === undefined || raw === "" ? fallback : parseDuration(raw, what, min);
+/** A comma-separated list (`a, b,c`) without empty items. */
+export const commaList = (raw: string | undefined): string[] =>
+  (raw ?? "")
+    .split(",")
+    .map((item) => item.trim())
+    .filter((item) => item !== "");
 
 const flag = (raw: string | undefined): boolean | undefined =>
   raw === undefined || raw === "" ? undefined : !/^(0|false|no|off)$/i.test(raw);
@@ -235,6 +296,13 @@ export function loadConfig(
     logFormat: parseLogFormat(overrides.logFormat ?? env.TRACKER_LOG_FORMAT),
     validateResponses: overrides.validateResponses ?? env.TRACKER_VALIDATE_RESPONSES === "1",
     authToken: overrides.authToken ?? (env.TRACKER_AUTH_TOKEN?.trim() || undefined),
+    allowedHosts: overrides.allowedHosts ?? commaList(env.TRACKER_ALLOWED_HOSTS),
+    corsAllowedOrigins: overrides.corsAllowedOrigins ?? commaList(env.TRACKER_CORS_ALLOWED_ORIGINS),
+    crossSiteChecks: overrides.crossSiteChecks ?? !(flag(env.TRACKER_DISABLE_SECURITY_MIDDLEWARE) ?? false),
+    auth: overrides.auth ?? parseAuthMode(env.TRACKER_AUTH),
+    authDefaultPermission:
+      overrides.authDefaultPermission ?? parseDefaultPermission(env.TRACKER_AUTH_DEFAULT_PERMISSION),
+    authAdmin: overrides.authAdmin ?? adminFromEnv(env),
     webDir: overrides.webDir ?? (env.TRACKER_WEB_DIR ? path.resolve(env.TRACKER_WEB_DIR) : undefined),
     heapGrowthPercent: overrides.heapGrowthPercent ?? parseHeapGrowthPercent(env.TRACKER_HEAP_GROWTH_PERCENT),
     statementTimeoutMs:

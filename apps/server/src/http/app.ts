@@ -13,7 +13,11 @@ import { cacheValidatorRouteCompilation } from "./route-match-cache.js";
 import { searchByGet } from "./get-as-post.js";
 import { docsDirectory, revisionOf, SPEC_ORDER, specPath, type SpecName } from "./revisions.js";
 import { artifactPathAsOneSegment, artifactServiceGate, isArtifactUpload } from "./artifact-routes.js";
-import { bearerAuth, rejectNulCharacters, securityHeaders, verifyUtf8 } from "./security.js";
+import { crossSiteGuard, jsonBodiesOnly } from "./cross-site.js";
+import { rejectNulCharacters, securityHeaders, verifyUtf8 } from "./security.js";
+import { authenticate } from "./auth/authenticate.js";
+import { authorizeHandlers } from "./auth/authorize.js";
+import { authHandlers } from "./auth/handlers.js";
 import { defaultWebDirectory, webUi } from "./web-ui.js";
 import { dropNullFields, rememberRawBody } from "./request-body.js";
 import { parseQueryString } from "./query-string.js";
@@ -78,7 +82,7 @@ function dispatch(spec: SpecName, services: Services, handlers: HandlerTable): R
       sendError(
         res,
         "NOT_IMPLEMENTED",
-        `Operation ${operationId} of ${spec === "ext" ? "the extensions" : `revision ${spec.toUpperCase()}`} is not implemented yet`,
+        `Operation ${operationId} of ${spec === "ext" || spec === "auth" ? `${spec}.yaml` : `revision ${spec.toUpperCase()}`} is not implemented yet`,
       );
       return;
     }
@@ -102,6 +106,16 @@ export function createApp({ services, logger, handlers }: AppOptions): Express {
   app.disable("x-powered-by");
   // qs parsing: `k=a&k=b`, `k[]=a` and `k[0]=a` all give arrays (up to QUERY_ARRAY_LIMIT values).
   app.set("query parser", parseQueryString);
+  // Before anything else: a request a page on another site made a browser send is refused.
+  if (services.config.crossSiteChecks) {
+    app.use(
+      crossSiteGuard({
+        listenHost: services.config.host,
+        allowedHosts: services.config.allowedHosts,
+        allowedOrigins: services.config.corsAllowedOrigins,
+      }),
+    );
+  }
   app.use(compressResponses());
   // The rendered API reference (Redoc pages with inline scripts): its own, looser policy.
   app.use(
@@ -122,11 +136,12 @@ export function createApp({ services, logger, handlers }: AppOptions): Express {
   app.use(requestLogging(logger));
   app.use(normaliseRequest(services.config.namespace));
   app.use(artifactPathAsOneSegment());
-  // Before anything reads a body: without the token (when one is configured) only the health probes answer.
-  app.use(bearerAuth(services.config.authToken));
+  // Before anything reads a body: without credentials (when authentication is on) only the health probes answer.
+  app.use(authenticate(services));
   app.use(artifactServiceGate(services.config));
+  if (services.config.crossSiteChecks) app.use(jsonBodiesOnly(isArtifactUpload));
 
-  // Bodies are JSON whatever the Content-Type says (as MLflow's server does); at most 1 MB. An
+  // Bodies are JSON (crossSiteGuard refuses other declared types unless turned off); at most 1 MB. An
   // artifact upload's body is the file: its handler streams it to disk.
   const json = express.json({
     limit: "1mb",
@@ -153,13 +168,15 @@ export function createApp({ services, logger, handlers }: AppOptions): Express {
   });
   app.use(rejectNulCharacters());
 
+  // Every operation's permission rule (http/auth/rules.ts) around its handler.
+  const guardedHandlers = authorizeHandlers({ ...handlers, ...authHandlers });
   for (const spec of SPEC_ORDER) {
     app.use(
       byOrigin(validatorFor(spec, services.config.validateResponses, false), () =>
         validatorFor(spec, services.config.validateResponses, true),
       ),
     );
-    app.use(dispatch(spec, services, handlers));
+    app.use(dispatch(spec, services, guardedHandlers));
   }
 
   app.use((req, res) => {

@@ -3,6 +3,7 @@ import type { operations as OperationsA } from "@tracker/types/rev-a";
 import type { operations as OperationsB } from "@tracker/types/rev-b";
 import type { operations as OperationsC } from "@tracker/types/rev-c";
 import type { operations as OperationsExt } from "@tracker/types/ext";
+import type { operations as OperationsAuth } from "@tracker/types/auth";
 import type { Revision, SpecName } from "./revisions.js";
 import type { Services } from "../core/services.js";
 
@@ -20,6 +21,7 @@ interface Operations {
   b: OperationsB;
   c: OperationsC;
   ext: OperationsExt;
+  auth: OperationsAuth;
 }
 
 /** Every operationId of every document. */
@@ -52,7 +54,7 @@ type RequestOf<Op> = Op extends { requestBody?: infer Body }
 type AnswerOf<Op> = Op extends { responses: { 200: infer Ok } } ? JsonOf<Ok> : never;
 
 /** ext.yaml's operations follow revision C's conventions. */
-type RevisionOf<S extends SpecName> = S extends "ext" ? "c" : S;
+type RevisionOf<S extends SpecName> = S extends "ext" | "auth" ? "c" : S;
 
 /** What every handler gets besides its input. */
 export interface CommonContext {

@@ -41,9 +41,17 @@ const EXT_REGISTRY_PATHS = new Set([
   "/api/2.0/tracker/registered-models/aliases",
 ]);
 
+/** spec/auth.yaml's registered-models/permissions/* live under `2.0/tracker`, as MLflow serves them. */
+const REGISTERED_MODEL_PERMISSIONS = "/api/2.0/tracker/registered-models/permissions/";
+
 function registryAlias(pathname: string): string {
   const unpreviewed = pathname.replace("/api/2.0/preview/tracker/", "/api/2.0/tracker/");
-  if (unpreviewed === LATEST_VERSIONS || EXT_REGISTRY_PATHS.has(unpreviewed)) return unpreviewed;
+  if (
+    unpreviewed === LATEST_VERSIONS ||
+    EXT_REGISTRY_PATHS.has(unpreviewed) ||
+    unpreviewed.startsWith(REGISTERED_MODEL_PERMISSIONS)
+  )
+    return unpreviewed;
   if (/^\/api\/2\.0\/tracker\/(registered-models|model-versions)\//.test(pathname)) {
     return pathname.replace("/api/2.0/tracker/", "/api/2.0/preview/tracker/");
   }

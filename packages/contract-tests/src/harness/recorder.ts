@@ -23,6 +23,7 @@ export class Recorder {
     b: new SpecValidator("b"),
     c: new SpecValidator("c"),
     ext: new SpecValidator("ext"),
+    auth: new SpecValidator("auth"),
   };
 
   fetchFor(revision: SpecName): typeof fetch {

@@ -9,6 +9,7 @@ import * as systemTagsMlflow from "./0007_system_tags_mlflow.js";
 import * as runModelLinks from "./0008_run_model_links.js";
 import * as loggedModels from "./0009_logged_models.js";
 import * as entityTagsMlflow from "./0010_entity_tags_mlflow.js";
+import * as usersPermissions from "./0011_users_permissions.js";
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -27,6 +28,7 @@ const migrations: ReadonlyArray<[string, Migration]> = [
   ["0008_run_model_links", runModelLinks],
   ["0009_logged_models", loggedModels],
   ["0010_entity_tags_mlflow", entityTagsMlflow],
+  ["0011_users_permissions", usersPermissions],
 ];
 
 /** A static migration source, so the compiled server needs no file-system globbing. */

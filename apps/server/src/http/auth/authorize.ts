@@ -1,0 +1,164 @@
+import type { Request } from "express";
+import {
+  experimentNamed,
+  experimentOfLoggedModel,
+  experimentOfRun,
+  may,
+  readableBy,
+  type Caller,
+} from "../../core/auth/access.js";
+import { allows } from "../../core/auth/permissions.js";
+import { grantCreator } from "../../core/auth/users.js";
+import type { Services } from "../../core/services.js";
+import type { DispatchedHandler, HandlerTable, OperationId, UntypedContext } from "../operation-handler.js";
+import { PERMISSION_DENIED, principalOf, refuse } from "./principal.js";
+import { OPERATION_RULES, type Rule, type Target } from "./rules.js";
+
+/**
+ * Enforcement, in one place: every handler of the table is wrapped so that, when users and
+ * permissions are on, the operation's rule (rules.ts) is checked on the validated input before the
+ * handler runs (403 PERMISSION_DENIED otherwise), searches see only what the caller may read, and
+ * the creator of an experiment or registered model gets MANAGE on it. A resource that does not
+ * exist is not refused here: the handler reports it as it always does.
+ */
+
+type Field = string | number | undefined;
+
+const fieldOf = (input: object, name: string): Field => {
+  const value = (input as Record<string, unknown>)[name];
+  return typeof value === "string" || typeof value === "number" ? value : undefined;
+};
+
+const pathParam = (req: Request, name: string): string | undefined =>
+  (req as Request & { openapi?: { pathParams?: Record<string, string> } }).openapi?.pathParams?.[name];
+
+/** The experiment an artifact-service path names by its first segment (`<experiment_id>/<run_id>/artifacts/...`). */
+function experimentOfArtifactPath(ctx: UntypedContext): string | undefined {
+  const raw = pathParam(ctx.req, "artifact_path") ?? fieldOf(ctx.input, "path");
+  const first = typeof raw === "string" ? raw.replace(/^\/+/, "").split("/")[0] : undefined;
+  return first !== undefined && /^\d{1,18}$/.test(first) ? first : undefined;
+}
+
+type Resolved = { kind: "experiment" | "registered_model"; keys: Array<string | number> } | "default" | "missing";
+
+/** The resources an operation's target names in its input. */
+async function resolve(target: Target, ctx: UntypedContext): Promise<Resolved> {
+  const db = ctx.services.knex;
+  const experiments = (ids: Array<number | string | undefined>): Resolved =>
+    ids.some((id) => id === undefined) ? "missing" : { kind: "experiment", keys: ids as Array<string | number> };
+  if ("experiment" in target) return experiments([fieldOf(ctx.input, target.experiment) ?? "0"]);
+  if ("experimentByName" in target) {
+    const name = fieldOf(ctx.input, target.experimentByName);
+    return experiments([name === undefined ? undefined : await experimentNamed(db, String(name))]);
+  }
+  if ("run" in target) {
+    const runId = fieldOf(ctx.input, "run_id") ?? fieldOf(ctx.input, "run_uuid");
+    return experiments([runId === undefined ? undefined : await experimentOfRun(db, String(runId))]);
+  }
+  if ("runs" in target) {
+    const raw = (ctx.input as Record<string, unknown>)[target.runs];
+    const ids = (Array.isArray(raw) ? raw : [raw]).filter((id): id is string => typeof id === "string");
+    return experiments(await Promise.all(ids.map((id) => experimentOfRun(db, id))));
+  }
+  if ("model" in target) {
+    const name = fieldOf(ctx.input, target.model);
+    return name === undefined ? "missing" : { kind: "registered_model", keys: [String(name)] };
+  }
+  if ("loggedModel" in target) {
+    const id = pathParam(ctx.req, "model_id") ?? fieldOf(ctx.input, "model_id");
+    return experiments([id === undefined ? undefined : await experimentOfLoggedModel(db, String(id))]);
+  }
+  const experiment = experimentOfArtifactPath(ctx);
+  return experiment === undefined ? "default" : { kind: "experiment", keys: [experiment] };
+}
+
+/** Whether the caller may run the operation; false answers 403. */
+async function permitted(rule: Rule, caller: Caller & { username: string }, ctx: UntypedContext): Promise<boolean> {
+  const { knex, config } = ctx.services;
+  if ("anyone" in rule || "narrowExperimentIds" in rule || "filterAnswer" in rule) return true;
+  if (caller.isAdmin) return true;
+  if ("admin" in rule) return false;
+  if ("selfOrAdmin" in rule) {
+    const named = fieldOf(ctx.input, "username");
+    return named === undefined || String(named) === caller.username;
+  }
+  const resolved = await resolve(rule.on, ctx);
+  if (resolved === "missing") return true;
+  if (resolved === "default") return allows(config.authDefaultPermission, rule.need);
+  for (const key of resolved.keys) {
+    if (!(await may(knex, caller, resolved.kind, key, rule.need, config.authDefaultPermission))) return false;
+  }
+  return true;
+}
+
+/** Runs a search over experiments on the readable ones only; `empty` when none is left. */
+async function narrowed(
+  handler: DispatchedHandler,
+  empty: object,
+  caller: Caller,
+  ctx: UntypedContext,
+): Promise<object | undefined> {
+  const input = ctx.input as Record<string, unknown>;
+  const raw = typeof input.experiment_ids === "string" ? [input.experiment_ids] : input.experiment_ids;
+  if (!Array.isArray(raw)) return handler(ctx);
+  const readable = await readableBy(ctx.services.knex, caller, "experiment", ctx.services.config.authDefaultPermission);
+  const kept = raw.filter((id) => readable(String(id)));
+  if (kept.length === 0) return structuredClone(empty);
+  return handler({ ...ctx, input: { ...input, experiment_ids: kept } });
+}
+
+/** Drops from a listing's answer what the caller may not read (a page may come out shorter). */
+async function filtered(
+  answer: object | undefined,
+  spec: { list: string; key: string; kind: "experiment" | "registered_model" },
+  caller: Caller,
+  services: Services,
+): Promise<object | undefined> {
+  const items = (answer as Record<string, unknown> | undefined)?.[spec.list];
+  if (!Array.isArray(items)) return answer;
+  const readable = await readableBy(services.knex, caller, spec.kind, services.config.authDefaultPermission);
+  return {
+    ...answer,
+    [spec.list]: items.filter((item) => readable(String((item as Record<string, unknown>)[spec.key]))),
+  };
+}
+
+/** Gives the creator MANAGE on what the operation created. */
+async function grantToCreator(
+  kind: "experiment" | "registered_model",
+  answer: object | undefined,
+  caller: Caller,
+  services: Services,
+): Promise<void> {
+  if (caller.id === undefined || answer === undefined) return;
+  const record = answer as { experiment_id?: string | number; registered_model?: { name?: string } };
+  const key = kind === "experiment" ? record.experiment_id : record.registered_model?.name;
+  if (key !== undefined) await grantCreator(services.knex, kind, kind === "experiment" ? Number(key) : key, caller.id);
+}
+
+function guarded(id: OperationId, handler: DispatchedHandler): DispatchedHandler {
+  const rule = OPERATION_RULES[id];
+  return async (ctx) => {
+    const principal = principalOf(ctx.res);
+    // Authentication off (or an operation the authenticator let through unauthenticated): as before.
+    if (principal === undefined) return handler(ctx);
+    if (!(await permitted(rule, principal, ctx))) {
+      refuse(ctx.res, "PERMISSION_DENIED", PERMISSION_DENIED);
+      return undefined;
+    }
+    if ("narrowExperimentIds" in rule) return narrowed(handler, rule.narrowExperimentIds.empty, principal, ctx);
+    const answer = await handler(ctx);
+    if ("filterAnswer" in rule) return filtered(answer, rule.filterAnswer, principal, ctx.services);
+    if ("anyone" in rule && rule.grantCreator) await grantToCreator(rule.grantCreator, answer, principal, ctx.services);
+    return answer;
+  };
+}
+
+/** The handler table with every handler guarded by its operation's rule. */
+export function authorizeHandlers(handlers: HandlerTable): HandlerTable {
+  const table: Record<string, DispatchedHandler> = {};
+  for (const [id, handler] of Object.entries(handlers as Record<string, DispatchedHandler | undefined>)) {
+    if (handler) table[id] = guarded(id as OperationId, handler);
+  }
+  return table as HandlerTable;
+}
