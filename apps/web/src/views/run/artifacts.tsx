@@ -64,18 +64,13 @@ function Folder({
   onFound: (file: FileInfo) => void;
   open: string | undefined;
 }) {
-<<<<<<< HEAD
   const files = useAsync(() => source.list(path), [source.key, path]);
-  const [expanded, setExpanded] = useState<Set<string>>(new Set());
-=======
-  const files = useAsync(() => api().listArtifacts(runId, path), [runId, path]);
   // The folders on the way to the open file start expanded.
   const [expanded, setExpanded] = useState<Set<string>>(() => new Set(ancestorsOf(open)));
   const found = files.data?.find((f) => !f.is_dir && f.path === open);
   useEffect(() => {
     if (found) onFound(found);
   }, [found, onFound]);
->>>>>>> web31
   if (files.error) return <ErrorBox error={files.error} title="Artifacts" />;
   if (!files.data) return <Loading what="artifacts" />;
   if (files.data.length === 0 && !path) return <p className="muted">No artifacts.</p>;
@@ -95,11 +90,9 @@ function Folder({
               >
                 {isOpen ? "▾" : "▸"} {name}/
               </button>
-<<<<<<< HEAD
-              {isOpen ? <Folder source={source} path={file.path} onOpen={onOpen} open={open} /> : null}
-=======
-              {isOpen ? <Folder runId={runId} path={file.path} onOpen={onOpen} onFound={onFound} open={open} /> : null}
->>>>>>> web31
+              {isOpen ? (
+                <Folder source={source} path={file.path} onOpen={onOpen} onFound={onFound} open={open} />
+              ) : null}
             </li>
           );
         }
@@ -201,19 +194,14 @@ function CsvTable({ text, separator }: { text: string; separator: string }) {
   );
 }
 
-<<<<<<< HEAD
-/** The artifact browser: a folder tree beside a preview of the chosen file. */
-export function Artifacts({ source }: { source: ArtifactSource }) {
-  const [open, setOpen] = useState<FileInfo | undefined>();
-=======
 /** "a/b/c.txt" -> ["a", "a/b"]. */
 export function ancestorsOf(path: string | undefined): string[] {
   const parts = (path ?? "").split("/");
   return parts.slice(0, -1).map((_, i) => parts.slice(0, i + 1).join("/"));
 }
 
-/** The run's artifact tree and a preview of the chosen file, whose path is in the URL (`artifact`). */
-export function Artifacts({ runId }: { runId: string }) {
+/** An artifact tree (a run's or a logged model's) and a preview of the chosen file, whose path is in the URL (`artifact`). */
+export function Artifacts({ source }: { source: ArtifactSource }) {
   const state = useSearchState();
   const openPath = state.get("artifact");
   const [info, setInfo] = useState<FileInfo | undefined>();
@@ -226,17 +214,12 @@ export function Artifacts({ runId }: { runId: string }) {
     },
     [set],
   );
->>>>>>> web31
   return (
     <section aria-label="Artifacts">
       <h2>Artifacts</h2>
       <div className="artifacts">
         <div className="tree">
-<<<<<<< HEAD
-          <Folder source={source} onOpen={setOpen} open={open?.path} />
-=======
-          <Folder runId={runId} onOpen={onOpen} onFound={setInfo} open={openPath} />
->>>>>>> web31
+          <Folder source={source} onOpen={onOpen} onFound={setInfo} open={openPath} />
         </div>
         {open ? <Preview source={source} file={open} /> : <p className="muted">Choose a file to preview it.</p>}
       </div>
