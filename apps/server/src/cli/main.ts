@@ -6,6 +6,13 @@ import { openDatabase, startServer, type RunningServer, type StartOptions } from
 import { isPrimary, runPrimary } from "./cluster.js";
 import { checkPostgresReachable, redactUrl } from "./database-check.js";
 import { DEFAULT_HEAP_GROWTH_PERCENT, limitHeapGrowth, MAX_HEAP_GROWTH_PERCENT } from "../runtime/heap-growth.js";
+import {
+  DEFAULT_BODY_TIMEOUT_MS,
+  DEFAULT_MAX_IN_FLIGHT_REQUESTS,
+  MAX_IN_FLIGHT_REQUESTS_LIMIT,
+  parseCount,
+  parseDurationMs,
+} from "../config/request-limits.js";
 import { configFromFlags, parseIntegerOption, workerCount, type ServerFlags } from "./options.js";
 
 /** The `tracker` command line: `tracker server`, `tracker db migrate` (alias `db upgrade`). */
@@ -72,6 +79,17 @@ function withServerFlags(cmd: Command): Command {
       "--log-format <format>",
       "auto (human lines on a terminal, JSON lines otherwise), json or pretty (env TRACKER_LOG_FORMAT; default auto)",
     );
+}
+
+/** A commander option parser from a parser that throws RangeError. */
+function rangeOption(parse: (raw: string) => number): (raw: string) => number {
+  return (raw) => {
+    try {
+      return parse(raw);
+    } catch (err) {
+      throw new InvalidArgumentError(errorText(err));
+    }
+  };
 }
 
 function byteSizeOption(value: string): number {
@@ -203,6 +221,16 @@ export function buildProgram(): Command {
       "--heap-growth-percent <n>",
       `how far each server process lets V8 grow its heap after a full garbage collection, in percent of the live heap; 0 leaves V8's own policy (env TRACKER_HEAP_GROWTH_PERCENT; default ${DEFAULT_HEAP_GROWTH_PERCENT})`,
       parseIntegerOption(0, MAX_HEAP_GROWTH_PERCENT),
+    )
+    .option(
+      "--max-in-flight-requests <n>",
+      `requests each server process works on at once; beyond, clients get 503 with Retry-After (health probes excepted); 0: no bound (env TRACKER_MAX_IN_FLIGHT_REQUESTS; default ${DEFAULT_MAX_IN_FLIGHT_REQUESTS})`,
+      rangeOption((raw) => parseCount(raw, "--max-in-flight-requests", MAX_IN_FLIGHT_REQUESTS_LIMIT)),
+    )
+    .option(
+      "--body-timeout <duration>",
+      `close a connection whose request body received nothing for this long (60, 60s, 500ms, 2m); a slow body that moves is never cut; 0: never (env TRACKER_BODY_TIMEOUT; default ${DEFAULT_BODY_TIMEOUT_MS / 1000}s)`,
+      rangeOption((raw) => parseDurationMs(raw, "--body-timeout")),
     )
     .action(serve);
 

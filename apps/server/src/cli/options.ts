@@ -18,6 +18,9 @@ export interface ServerFlags {
   artifactsOnly?: boolean;
   maxArtifactSize?: number;
   heapGrowthPercent?: number;
+  maxInFlightRequests?: number;
+  /** `--body-timeout`, in milliseconds. */
+  bodyTimeout?: number;
 }
 
 export function parseIntegerOption(min: number, max: number) {
@@ -49,6 +52,8 @@ export function configFromFlags(flags: ServerFlags, env: NodeJS.ProcessEnv = pro
   if (flags.artifactsOnly) overrides.artifactsOnly = true;
   if (flags.maxArtifactSize !== undefined) overrides.maxArtifactSize = flags.maxArtifactSize;
   if (flags.heapGrowthPercent !== undefined) overrides.heapGrowthPercent = flags.heapGrowthPercent;
+  if (flags.maxInFlightRequests !== undefined) overrides.maxInFlightRequests = flags.maxInFlightRequests;
+  if (flags.bodyTimeout !== undefined) overrides.bodyTimeoutMs = flags.bodyTimeout;
   const env2 = { ...env };
   if (flags.backendStoreUri !== undefined) {
     if (isPostgresUrl(flags.backendStoreUri)) {

@@ -1,6 +1,13 @@
 import path from "node:path";
 import { LOG_FORMATS, type LogFormat } from "../logging/logger.js";
 import { DEFAULT_HEAP_GROWTH_PERCENT, MAX_HEAP_GROWTH_PERCENT } from "../runtime/heap-growth.js";
+import {
+  DEFAULT_BODY_TIMEOUT_MS,
+  DEFAULT_MAX_IN_FLIGHT_REQUESTS,
+  MAX_IN_FLIGHT_REQUESTS_LIMIT,
+  parseCount,
+  parseDurationMs,
+} from "./request-limits.js";
 
 /** Runtime configuration of a tracker server process. */
 export interface TrackerConfig {
@@ -68,6 +75,10 @@ export interface TrackerConfig {
    * runtime/heap-growth.ts.
    */
   heapGrowthPercent: number;
+  /** Requests one process works on at once; beyond, 503 with Retry-After (0: no bound). See http/in-flight-limit.ts. */
+  maxInFlightRequests: number;
+  /** Milliseconds a request body may receive nothing before its connection is closed (0: never). See http/body-timeout.ts. */
+  bodyTimeoutMs: number;
 }
 
 export const EMBEDDED_DATABASES = ["auto", "postgres", "pglite"] as const;
@@ -152,6 +163,16 @@ export function parseByteSize(raw: string, what = "size"): number {
   return bytes;
 }
 
+/** A setting read by `parse`, whose RangeError becomes a ConfigError. */
+function setting<T>(raw: string | undefined, fallback: T, parse: (raw: string) => T): T {
+  if (raw === undefined || raw === "") return fallback;
+  try {
+    return parse(raw);
+  } catch (err) {
+    throw new ConfigError((err as Error).message);
+  }
+}
+
 const flag = (raw: string | undefined): boolean | undefined =>
   raw === undefined || raw === "" ? undefined : !/^(0|false|no|off)$/i.test(raw);
 
@@ -200,5 +221,13 @@ export function loadConfig(
     authToken: overrides.authToken ?? (env.TRACKER_AUTH_TOKEN?.trim() || undefined),
     webDir: overrides.webDir ?? (env.TRACKER_WEB_DIR ? path.resolve(env.TRACKER_WEB_DIR) : undefined),
     heapGrowthPercent: overrides.heapGrowthPercent ?? parseHeapGrowthPercent(env.TRACKER_HEAP_GROWTH_PERCENT),
+    maxInFlightRequests:
+      overrides.maxInFlightRequests ??
+      setting(env.TRACKER_MAX_IN_FLIGHT_REQUESTS, DEFAULT_MAX_IN_FLIGHT_REQUESTS, (raw) =>
+        parseCount(raw, "TRACKER_MAX_IN_FLIGHT_REQUESTS", MAX_IN_FLIGHT_REQUESTS_LIMIT),
+      ),
+    bodyTimeoutMs:
+      overrides.bodyTimeoutMs ??
+      setting(env.TRACKER_BODY_TIMEOUT, DEFAULT_BODY_TIMEOUT_MS, (raw) => parseDurationMs(raw, "TRACKER_BODY_TIMEOUT")),
   };
 }

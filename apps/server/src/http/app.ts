@@ -16,6 +16,7 @@ import { artifactPathAsOneSegment, artifactServiceGate, isArtifactUpload } from 
 import { bearerAuth, rejectNulCharacters, securityHeaders, verifyUtf8 } from "./security.js";
 import { defaultWebDirectory, webUi } from "./web-ui.js";
 import { dropNullFields, rememberRawBody } from "./request-body.js";
+import { limitInFlightRequests } from "./in-flight-limit.js";
 
 export interface AppOptions {
   services: Services;
@@ -139,6 +140,8 @@ export function createApp({ services, logger, handlers }: AppOptions): Express {
       redact: { paths: ["req.headers.authorization", "req.headers.cookie"], censor: "[redacted]" },
     }),
   );
+  // Before any body is read or any work is queued: beyond the bound, 503 at once.
+  app.use(limitInFlightRequests(services.config.maxInFlightRequests, logger));
   app.use(normaliseRequest(services.config.namespace));
   app.use(artifactPathAsOneSegment());
   // Before anything reads a body: without the token (when one is configured) only the health probes answer.
