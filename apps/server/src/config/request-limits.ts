@@ -6,8 +6,8 @@
 /**
  * Requests one process works on at once before it answers 503 (TRACKER_MAX_IN_FLIGHT_REQUESTS,
  * --max-in-flight-requests; 0: no bound). Well above what a database pool serves at once (the rest
- * wait in its queue for a few ms each), well below what makes the process's memory grow: see
- * docs/benchmarks.md, "Bounded memory under 2,000 clients".
+ * wait in its queue for a few ms each), well below what makes the process's memory grow: measured by
+ * tooling/reliability/src/memory-under-load.test.ts.
  */
 export const DEFAULT_MAX_IN_FLIGHT_REQUESTS = 256;
 export const MAX_IN_FLIGHT_REQUESTS_LIMIT = 1_000_000;
