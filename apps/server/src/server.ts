@@ -6,10 +6,12 @@ import type { TrackerConfig } from "./config/config.js";
 import { redactUrl } from "./db/redact-url.js";
 import { connectDatabase, migrateLatest, type Database } from "./db/connect.js";
 import { ensureDefaultExperiment } from "./core/experiments.js";
+import { sweepUploads } from "./core/artifacts.js";
 import { seedFromTemplate } from "./db/pglite-template.js";
 import { startEmbeddedDatabase } from "./db/embedded-database.js";
 import { createApp } from "./http/app.js";
 import { manageConnections } from "./http/connections.js";
+import { limitBodyIdleTime } from "./http/body-timeout.js";
 import { answerClientErrors } from "./http/security.js";
 import { handlers } from "./http/handlers/index.js";
 import { createLogger, type Logger } from "./logging/logger.js";
@@ -83,6 +85,16 @@ async function openEmbeddedDatabase(config: TrackerConfig, logger?: Logger): Pro
   };
 }
 
+/** Removes the temporary files of uploads a crash cut short; a destination that cannot be read is only reported. */
+async function sweepLeftUploads(config: TrackerConfig, logger: Logger): Promise<void> {
+  try {
+    const removed = await sweepUploads(config);
+    if (removed > 0) logger.info({ removed }, "removed the temporary files of uploads cut short by a crash");
+  } catch (err) {
+    logger.warn({ err }, "cannot prepare the artifact upload folder; uploads will fail until it can be made");
+  }
+}
+
 export interface StartOptions {
   /** Server processes of this tracker (for the start-up lines; node:cluster workers log them once). */
   workers?: number;
@@ -106,9 +118,11 @@ export async function startServer(
         "users and permissions are on but there is no user: set TRACKER_AUTH_ADMIN_USERNAME and TRACKER_AUTH_ADMIN_PASSWORD, or run `tracker users create --admin <name>`",
       );
   }
+  if (config.serveArtifacts) await sweepLeftUploads(config, logger);
   const app = createApp({ services, logger, handlers });
   const server = http.createServer(app);
   answerClientErrors(server);
+  limitBodyIdleTime(server, config.bodyTimeoutMs, logger);
   const connections = manageConnections(server);
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
@@ -121,7 +135,9 @@ export async function startServer(
     url,
     database: options.databaseDescription ?? database.description,
     databaseKind: database.kind,
-    artifactRoot: config.artifactRoot,
+    // Where uploads through the server go, and the folder of experiments with local locations.
+    artifactsDestination: config.serveArtifacts ? config.artifactsDestination : undefined,
+    artifactRoot: config.proxyArtifacts ? undefined : config.artifactRoot,
     namespace: config.namespace,
     workers: options.workers ?? 1,
     auth: config.auth === "users" ? "users" : config.authToken ? "bearer token" : "none",

@@ -67,6 +67,15 @@ describe("tracker CLI: flags and environment", () => {
     expect(configFromFlags({}, {}).heapGrowthPercent).toBe(100);
     expect(configFromFlags({}, { TRACKER_HEAP_GROWTH_PERCENT: "0" }).heapGrowthPercent).toBe(0);
     expect(configFromFlags({ heapGrowthPercent: 50 }, { TRACKER_HEAP_GROWTH_PERCENT: "0" }).heapGrowthPercent).toBe(50);
+    expect(configFromFlags({}, {})).toMatchObject({ maxInFlightRequests: 256, bodyTimeoutMs: 60_000 });
+    expect(configFromFlags({}, { TRACKER_MAX_IN_FLIGHT_REQUESTS: "0", TRACKER_BODY_TIMEOUT: "500ms" })).toMatchObject({
+      maxInFlightRequests: 0,
+      bodyTimeoutMs: 500,
+    });
+    expect(
+      configFromFlags({ maxInFlightRequests: 8, bodyTimeout: 120_000 }, { TRACKER_BODY_TIMEOUT: "5" }),
+    ).toMatchObject({ maxInFlightRequests: 8, bodyTimeoutMs: 120_000 });
+    expect(configFromFlags({}, { TRACKER_BODY_TIMEOUT: "2m" }).bodyTimeoutMs).toBe(120_000);
     for (const bad of ["-1", "301", "1.5", "lots"])
       expect(() => configFromFlags({}, { TRACKER_HEAP_GROWTH_PERCENT: bad })).toThrow(ConfigError);
   });
@@ -152,6 +161,8 @@ describe("tracker CLI: flags and environment", () => {
       "--artifacts-only",
       "--max-artifact-size",
       "--heap-growth-percent",
+      "--max-in-flight-requests",
+      "--body-timeout",
     ])
       expect(server.stdout).toContain(flag);
   });
@@ -164,13 +175,20 @@ describe("tracker CLI: flags and environment", () => {
       ["frobnicate"],
       ["server", "--namespace", "Bad Name!"],
       ["server", "--heap-growth-percent", "400"],
+      ["server", "--max-in-flight-requests", "-1"],
+      ["server", "--body-timeout", "soon"],
     ]) {
       const run = await runCli(args);
       expect(run.code, args.join(" ")).toBe(2);
       expect(run.stderr.trim().split("\n")[0]).toMatch(/error|tracker:/);
       expect(run.stderr).not.toMatch(/\n\s+at /); // no stack trace
     }
-    for (const env of [{ PORT: "70000" }, { TRACKER_HEAP_GROWTH_PERCENT: "half" }]) {
+    for (const env of [
+      { PORT: "70000" },
+      { TRACKER_HEAP_GROWTH_PERCENT: "half" },
+      { TRACKER_BODY_TIMEOUT: "1 week" },
+      { TRACKER_MAX_IN_FLIGHT_REQUESTS: "many" },
+    ]) {
       const envBad = await runCli(["server"], env);
       expect(envBad.code, JSON.stringify(env)).toBe(2);
     }

@@ -14,6 +14,13 @@ import { openDatabase, startServer, type RunningServer, type StartOptions } from
 import { isPrimary, runPrimary } from "./cluster.js";
 import { checkPostgresReachable, redactUrl } from "./database-check.js";
 import { DEFAULT_HEAP_GROWTH_PERCENT, limitHeapGrowth, MAX_HEAP_GROWTH_PERCENT } from "../runtime/heap-growth.js";
+import {
+  DEFAULT_BODY_TIMEOUT_MS,
+  DEFAULT_MAX_IN_FLIGHT_REQUESTS,
+  MAX_IN_FLIGHT_REQUESTS_LIMIT,
+  parseCount,
+  parseDurationMs,
+} from "../config/request-limits.js";
 import { configFromFlags, parseIntegerOption, workerCount, type ServerFlags } from "./options.js";
 import { addUserCommands } from "./users.js";
 
@@ -80,17 +87,17 @@ function withServerFlags(cmd: Command): Command {
     .option(
       "--statement-timeout <duration>",
       `longest a database statement may run (lock waits included), e.g. 30s or 500ms; 0 for no limit; not on PGlite (env TRACKER_STATEMENT_TIMEOUT; default ${DEFAULT_STATEMENT_TIMEOUT_MS / 1000}s)`,
-      durationOption(0),
+      rangeOption((raw) => parseDuration(raw, "the duration", 0)),
     )
     .option(
       "--db-acquire-timeout <duration>",
       `longest a request waits for a free database connection (env TRACKER_DB_ACQUIRE_TIMEOUT; default ${DEFAULT_DB_ACQUIRE_TIMEOUT_MS / 1000}s)`,
-      durationOption(1),
+      rangeOption((raw) => parseDuration(raw, "the duration", 1)),
     )
     .option(
       "--readiness-timeout <duration>",
       `longest /health/ready waits for the database before answering 503 (env TRACKER_READINESS_TIMEOUT; default ${DEFAULT_READINESS_TIMEOUT_MS / 1000}s)`,
-      durationOption(1),
+      rangeOption((raw) => parseDuration(raw, "the duration", 1)),
     )
     .option(
       "--log-format <format>",
@@ -98,10 +105,11 @@ function withServerFlags(cmd: Command): Command {
     );
 }
 
-function durationOption(min: number) {
-  return (value: string): number => {
+/** A commander option parser from a parser that throws RangeError or ConfigError. */
+function rangeOption(parse: (raw: string) => number): (raw: string) => number {
+  return (raw) => {
     try {
-      return parseDuration(value, "the duration", min);
+      return parse(raw);
     } catch (err) {
       throw new InvalidArgumentError(errorText(err));
     }
@@ -265,6 +273,16 @@ export function buildProgram(): Command {
     .option(
       "--disable-security-middleware",
       "turn off the Host, Origin and Content-Type checks against cross-site requests, e.g. behind a proxy that rewrites them (env TRACKER_DISABLE_SECURITY_MIDDLEWARE=1)",
+    )
+    .option(
+      "--max-in-flight-requests <n>",
+      `requests each server process works on at once; beyond, clients get 503 with Retry-After (health probes excepted); 0: no bound (env TRACKER_MAX_IN_FLIGHT_REQUESTS; default ${DEFAULT_MAX_IN_FLIGHT_REQUESTS})`,
+      rangeOption((raw) => parseCount(raw, "--max-in-flight-requests", MAX_IN_FLIGHT_REQUESTS_LIMIT)),
+    )
+    .option(
+      "--body-timeout <duration>",
+      `close a connection whose request body received nothing for this long (60, 60s, 500ms, 2m); a slow body that moves is never cut; 0: never (env TRACKER_BODY_TIMEOUT; default ${DEFAULT_BODY_TIMEOUT_MS / 1000}s)`,
+      rangeOption((raw) => parseDurationMs(raw, "--body-timeout")),
     )
     .action(serve);
 

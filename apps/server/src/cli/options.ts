@@ -36,6 +36,9 @@ export interface ServerFlags {
   appName?: string;
   auth?: string;
   authDefaultPermission?: string;
+  maxInFlightRequests?: number;
+  /** `--body-timeout`, in milliseconds. */
+  bodyTimeout?: number;
 }
 
 export function parseIntegerOption(min: number, max: number) {
@@ -77,6 +80,8 @@ export function configFromFlags(flags: ServerFlags, env: NodeJS.ProcessEnv = pro
   if (flags.auth !== undefined) overrides.auth = parseAuthMode(flags.auth);
   if (flags.authDefaultPermission !== undefined)
     overrides.authDefaultPermission = parseDefaultPermission(flags.authDefaultPermission);
+  if (flags.maxInFlightRequests !== undefined) overrides.maxInFlightRequests = flags.maxInFlightRequests;
+  if (flags.bodyTimeout !== undefined) overrides.bodyTimeoutMs = flags.bodyTimeout;
   const env2 = { ...env };
   if (flags.backendStoreUri !== undefined) {
     if (isPostgresUrl(flags.backendStoreUri)) {

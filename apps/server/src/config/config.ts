@@ -2,6 +2,13 @@ import path from "node:path";
 import { invalidPermissionMessage, isPermissionName, type PermissionName } from "../domain/permissions.js";
 import { LOG_FORMATS, type LogFormat } from "../logging/logger.js";
 import { DEFAULT_HEAP_GROWTH_PERCENT, MAX_HEAP_GROWTH_PERCENT } from "../runtime/heap-growth.js";
+import {
+  DEFAULT_BODY_TIMEOUT_MS,
+  DEFAULT_MAX_IN_FLIGHT_REQUESTS,
+  MAX_IN_FLIGHT_REQUESTS_LIMIT,
+  parseCount,
+  parseDurationMs,
+} from "./request-limits.js";
 
 /** Runtime configuration of a tracker server process. */
 export interface TrackerConfig {
@@ -104,6 +111,10 @@ export interface TrackerConfig {
   dbAcquireTimeoutMs: number;
   /** Longest /health/ready and /health wait for the database, in ms (TRACKER_READINESS_TIMEOUT, --readiness-timeout). */
   readinessTimeoutMs: number;
+  /** Requests one process works on at once; beyond, 503 with Retry-After (0: no bound). See http/in-flight-limit.ts. */
+  maxInFlightRequests: number;
+  /** Milliseconds a request body may receive nothing before its connection is closed (0: never). See http/body-timeout.ts. */
+  bodyTimeoutMs: number;
 }
 
 /**
@@ -228,17 +239,13 @@ export function parseByteSize(raw: string, what = "size"): number {
   return bytes;
 }
 
-const DURATION_UNITS: Record<string, number> = { "": 1, ms: 1, s: 1000, m: 60_000 };
-
 /** `30s`, `500ms`, `2m`, `1.5s`, or a number of milliseconds (as PostgreSQL reads a bare timeout), from `min` ms to 24 h. */
 export function parseDuration(raw: string, what: string, min = 1): number {
-  const match = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m)?\s*$/i.exec(raw);
-  const ms = match ? Math.round(Number(match[1]) * DURATION_UNITS[(match[2] ?? "").toLowerCase()]!) : Number.NaN;
-  if (!(ms >= min && ms <= 86_400_000))
-    throw new ConfigError(
-      `${what} must be a duration from ${min} ms to 24 h such as 30s, 500ms or 2m (a bare number is milliseconds), got "${raw}"`,
-    );
-  return ms;
+  try {
+    return parseDurationMs(raw, what, { bareUnitMs: 1, minMs: min });
+  } catch (err) {
+    throw new ConfigError((err as Error).message);
+  }
 }
 
 const durationFrom = (raw: string | undefined, what: string, fallback: number, min = 1): number =>
@@ -249,6 +256,16 @@ export const commaList = (raw: string | undefined): string[] =>
     .split(",")
     .map((item) => item.trim())
     .filter((item) => item !== "");
+
+/** A setting read by `parse`, whose RangeError becomes a ConfigError. */
+function setting<T>(raw: string | undefined, fallback: T, parse: (raw: string) => T): T {
+  if (raw === undefined || raw === "") return fallback;
+  try {
+    return parse(raw);
+  } catch (err) {
+    throw new ConfigError((err as Error).message);
+  }
+}
 
 const flag = (raw: string | undefined): boolean | undefined =>
   raw === undefined || raw === "" ? undefined : !/^(0|false|no|off)$/i.test(raw);
@@ -314,5 +331,13 @@ export function loadConfig(
     readinessTimeoutMs:
       overrides.readinessTimeoutMs ??
       durationFrom(env.TRACKER_READINESS_TIMEOUT, "TRACKER_READINESS_TIMEOUT", DEFAULT_READINESS_TIMEOUT_MS),
+    maxInFlightRequests:
+      overrides.maxInFlightRequests ??
+      setting(env.TRACKER_MAX_IN_FLIGHT_REQUESTS, DEFAULT_MAX_IN_FLIGHT_REQUESTS, (raw) =>
+        parseCount(raw, "TRACKER_MAX_IN_FLIGHT_REQUESTS", MAX_IN_FLIGHT_REQUESTS_LIMIT),
+      ),
+    bodyTimeoutMs:
+      overrides.bodyTimeoutMs ??
+      setting(env.TRACKER_BODY_TIMEOUT, DEFAULT_BODY_TIMEOUT_MS, (raw) => parseDurationMs(raw, "TRACKER_BODY_TIMEOUT")),
   };
 }

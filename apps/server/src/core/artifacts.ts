@@ -51,11 +51,19 @@ export function artifactStores(config: TrackerConfig): ArtifactStores {
     const localRoot =
       path.resolve(config.artifactRoot) === path.resolve(config.artifactsDestination)
         ? destinationRoot
-        : new LocalFolderStore(config.artifactRoot);
+        : new LocalFolderStore(config.artifactRoot, { hidden: [destinationRoot.uploadFolder] });
     stores = { destination: destinationRoot, destinationRoot, localRoot };
     storesByConfig.set(config, stores);
   }
   return stores;
+}
+
+/**
+ * Removes what uploads cut short by a crash left in the destination's upload folder (at start-up,
+ * before serving); returns how many temporary files it removed.
+ */
+export function sweepUploads(config: TrackerConfig): Promise<number> {
+  return artifactStores(config).destinationRoot.sweepUploads();
 }
 
 /** A place in a store. */

@@ -22,6 +22,7 @@ import { defaultWebDirectory, webUi } from "./web-ui.js";
 import { dropNullFields, rememberRawBody } from "./request-body.js";
 import { parseQueryString } from "./query-string.js";
 import { compressResponses } from "./compress.js";
+import { limitInFlightRequests } from "./in-flight-limit.js";
 
 export interface AppOptions {
   services: Services;
@@ -134,6 +135,8 @@ export function createApp({ services, logger, handlers }: AppOptions): Express {
   app.use(webUi(services.config.webDir ?? defaultWebDirectory(), services.config.namespace));
   app.use(securityHeaders());
   app.use(requestLogging(logger));
+  // Before any body is read or any work is queued: beyond the bound, 503 at once.
+  app.use(limitInFlightRequests(services.config.maxInFlightRequests, logger));
   app.use(normaliseRequest(services.config.namespace));
   app.use(artifactPathAsOneSegment());
   // Before anything reads a body: without credentials (when authentication is on) only the health probes answer.

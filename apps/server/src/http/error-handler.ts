@@ -90,10 +90,15 @@ function validatorMessage(err: HttpLikeError, req: Parameters<ErrorRequestHandle
 /** Seconds a client should wait before retrying a 503 answer (the database is usually back by then). */
 export const RETRY_AFTER_SECONDS = 5;
 
-export function sendError(res: Parameters<RequestHandler>[1], code: ErrorCode, message: string): void {
+export function sendError(
+  res: Parameters<RequestHandler>[1],
+  code: ErrorCode,
+  message: string,
+  retryAfterSeconds = RETRY_AFTER_SECONDS,
+): void {
   const body: ErrorBody = { error_code: code, message };
   const status = STATUS_OF_CODE[code];
-  if (status === 503) res.setHeader("Retry-After", String(RETRY_AFTER_SECONDS));
+  if (status === 503) res.setHeader("Retry-After", String(retryAfterSeconds));
   res.status(status).json(body);
 }
 

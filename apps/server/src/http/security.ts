@@ -122,19 +122,44 @@ export function verifyUtf8(_req: IncomingMessage, _res: unknown, buf: Buffer, en
 }
 
 /**
- * Walks a parsed JSON value or query object (iteratively: deeply nested bodies cannot overflow the
- * stack) and returns where the first NUL character is, as a field path (`tags.0.value`), or
- * undefined. On the way it rewrites numbers too large for a double (JSON `1e400`, which JSON.parse
- * turns into Infinity) as the strings "Infinity" / "-Infinity": protobuf's JSON mapping for those
- * values, which the schemas accept where a double may be infinite and refuse everywhere else.
+ * A UTF-16 surrogate without its pair (JSON `"\ud800"`): no Unicode character, so neither UTF-8
+ * nor PostgreSQL can hold it; it would be stored as U+FFFD without a word. (With the `u` flag a
+ * well-formed pair is one code point and does not match.)
  */
-export function inspectJsonValues(root: unknown): string | undefined {
+const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
+
+/** What inspectJsonValues found: the field (`tags.0.value`) and what is wrong with it. */
+export interface UnstorableText {
+  where: string;
+  problem: "a NUL character" | "a lone UTF-16 surrogate, which is not a Unicode character";
+}
+
+function unstorable(text: string): UnstorableText["problem"] | undefined {
+  if (text.includes("\u0000")) return "a NUL character";
+  if (LONE_SURROGATE.test(text)) return "a lone UTF-16 surrogate, which is not a Unicode character";
+  return undefined;
+}
+
+/** A key as a message may quote it. */
+const shownKey = (key: string) =>
+  key.replaceAll("\u0000", "\\u0000").replace(/[\uD800-\uDFFF]/gu, (c) => `\\u${c.charCodeAt(0).toString(16)}`);
+
+/**
+ * Walks a parsed JSON value or query object (iteratively: deeply nested bodies cannot overflow the
+ * stack) and returns the first string or key that cannot be stored as text (a NUL character, a
+ * lone surrogate), or undefined. On the way it rewrites numbers too large for a double (JSON
+ * `1e400`, which JSON.parse turns into Infinity) as the strings "Infinity" / "-Infinity": protobuf's
+ * JSON mapping for those values, which the schemas accept where a double may be infinite and refuse
+ * everywhere else.
+ */
+export function inspectJsonValues(root: unknown): UnstorableText | undefined {
   const stack: Array<{ value: unknown; path: string }> = [{ value: root, path: "" }];
   const join = (base: string, key: string) => (base ? `${base}.${key}` : key);
   while (stack.length > 0) {
     const { value, path } = stack.pop()!;
     if (typeof value === "string") {
-      if (value.includes("\u0000")) return path || "body";
+      const problem = unstorable(value);
+      if (problem) return { where: path || "body", problem };
     } else if (Array.isArray(value)) {
       for (let i = value.length - 1; i >= 0; i--) {
         if (typeof value[i] === "number" && !Number.isFinite(value[i])) value[i] = String(value[i]);
@@ -143,7 +168,8 @@ export function inspectJsonValues(root: unknown): string | undefined {
     } else if (value !== null && typeof value === "object") {
       const record = value as Record<string, unknown>;
       for (const key of Object.keys(record)) {
-        if (key.includes("\u0000")) return join(path, key.replaceAll("\u0000", "\\u0000"));
+        const problem = unstorable(key);
+        if (problem) return { where: join(path, shownKey(key)), problem };
         if (typeof record[key] === "number" && !Number.isFinite(record[key])) record[key] = String(record[key]);
         stack.push({ value: record[key], path: join(path, key) });
       }
@@ -153,18 +179,18 @@ export function inspectJsonValues(root: unknown): string | undefined {
 }
 
 /**
- * Refuses any request whose query string or body contains a NUL character: PostgreSQL cannot
- * store one in text, and no file-system path or name may hold one. 400 INVALID_PARAMETER_VALUE.
- * (Also normalises overflowing numbers, see inspectJsonValues.)
+ * Refuses any request whose query string or body holds text that cannot be stored: a NUL character
+ * (PostgreSQL cannot store one in text, and no file-system path or name may hold one) or a lone
+ * surrogate. 400 INVALID_PARAMETER_VALUE. (Also normalises overflowing numbers, see inspectJsonValues.)
  */
 export function rejectNulCharacters(): RequestHandler {
   return (req, res, next) => {
-    const where = inspectJsonValues(req.query) ?? inspectJsonValues(req.body);
-    if (where === undefined) {
+    const found = inspectJsonValues(req.query) ?? inspectJsonValues(req.body);
+    if (found === undefined) {
       next();
       return;
     }
-    sendError(res, "INVALID_PARAMETER_VALUE", `Invalid value for '${where}': it contains a NUL character`);
+    sendError(res, "INVALID_PARAMETER_VALUE", `Invalid value for '${found.where}': it contains ${found.problem}`);
   };
 }
 

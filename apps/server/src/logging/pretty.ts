@@ -25,7 +25,8 @@ function requestLine(log: LogRecord): string {
 /** Rows of the start-up record, in reading order. */
 const STARTUP_ROWS: Array<[string, string]> = [
   ["database", "database"],
-  ["artifactRoot", "artifacts"],
+  ["artifactsDestination", "artifacts"],
+  ["artifactRoot", "root"],
   ["namespace", "namespace"],
   ["workers", "workers"],
   ["auth", "auth"],

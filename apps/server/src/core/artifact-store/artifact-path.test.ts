@@ -12,6 +12,10 @@ describe("checkArtifactPath: the one check of every artifact path", () => {
     expect(checkArtifactPath("")).toBe("");
     expect(checkArtifactPath("héllo wörld/模型.txt")).toBe("héllo wörld/模型.txt");
     expect(checkArtifactPath("..foo/bar..")).toBe("..foo/bar..");
+    // Checked fully decoded, kept as given; a stray `%` ends the decoding, as Python's unquote does.
+    expect(checkArtifactPath("100%.txt")).toBe("100%.txt");
+    expect(checkArtifactPath("a%2Fb/c%20d")).toBe("a%2Fb/c%20d");
+    expect(checkArtifactPath(".tracker-upload-evil")).toBe(".tracker-upload-evil");
   });
 
   it("refuses `..` (also encoded), absolute paths, backslashes, NUL and over-long names with INVALID_PARAMETER_VALUE", () => {
@@ -27,6 +31,12 @@ describe("checkArtifactPath: the one check of every artifact path", () => {
       "a\u0000b",
       `${"x".repeat(256)}/y`,
       "a/%2F..%2F",
+      "a#b",
+      "a/%23",
+      "%252E%252E/x",
+      "a/%25252e%25252e",
+      "file:///etc/passwd",
+      "%2Fetc",
     ]) {
       let error: unknown;
       try {

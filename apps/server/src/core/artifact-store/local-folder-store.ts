@@ -1,5 +1,5 @@
-import { createHash, randomUUID } from "node:crypto";
-import { createReadStream, createWriteStream } from "node:fs";
+import { createHash } from "node:crypto";
+import { createReadStream } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
 import { Transform, type Readable, type Writable } from "node:stream";
@@ -7,9 +7,13 @@ import { pipeline } from "node:stream/promises";
 import { invalidParameter, TrackerError } from "../errors.js";
 import type { ArtifactPath } from "./artifact-path.js";
 import type { ArtifactEntry, ArtifactStat, ArtifactStore, WriteOptions } from "./artifact-store.js";
-
-/** Prefix of the temporary files uploads are written to (hidden from listings). */
-export const UPLOAD_PREFIX = ".tracker-upload-";
+import {
+  INNER_UPLOAD_FOLDER,
+  makeUploadFolder,
+  sweepUploadFolder,
+  temporaryName,
+  uploadFolderBeside,
+} from "./upload-folder.js";
 
 const inside = (child: string, parent: string) =>
   child === parent || child.startsWith(parent.endsWith(path.sep) ? parent : parent + path.sep);
@@ -38,6 +42,9 @@ async function copyWithoutDestroying(
   body.once("error", fail);
   body.once("close", onClose);
   body.pipe(meter);
+  // Cut before the copy began (the client closed while the handler was checking the run): no
+  // 'close' is coming any more.
+  if ((body.destroyed || body.closed) && !body.readableEnded) fail();
   try {
     await done;
   } finally {
@@ -47,23 +54,83 @@ async function copyWithoutDestroying(
   }
 }
 
+export interface LocalFolderOptions {
+  /** Folder of uploads in progress (default: beside the root, see upload-folder.ts). */
+  uploadFolder?: string;
+  /** Folders below the root no path may lead into (another store's upload folder). */
+  hidden?: readonly string[];
+}
+
+/** `p` with its folder's symbolic links resolved, when that folder exists. */
+async function realFolderOf(p: string): Promise<string> {
+  const parent = await fs.realpath(path.dirname(p)).catch(() => path.dirname(p));
+  return path.join(parent, path.basename(p));
+}
+
+/** A promise made once, made again after a failure. */
+function once<T>(make: () => Promise<T>): () => Promise<T> {
+  let made: Promise<T> | undefined;
+  return () => {
+    made ??= make().catch((err: unknown) => {
+      made = undefined;
+      throw err;
+    });
+    return made;
+  };
+}
+
+/**
+ * Renames a complete upload into place. Across file systems (a mount point inside the store) a
+ * rename cannot be done: the file is copied instead, which a reader may see half-written.
+ */
+async function moveInto(temp: string, final: string): Promise<void> {
+  try {
+    await fs.rename(temp, final);
+  } catch (err) {
+    if (errno(err) !== "EXDEV") throw err;
+    await fs.copyFile(temp, final);
+    await fs.rm(temp, { force: true });
+  }
+}
+
 /**
  * Artifacts in a local folder. Paths are checked ArtifactPaths; on top of that every real path
- * (symbolic links resolved) must stay inside the folder, or the request is refused with 400.
+ * (symbolic links resolved) must stay inside the folder and out of upload folders, or the request is
+ * refused with 400.
  */
 export class LocalFolderStore implements ArtifactStore {
-  private realRoot: Promise<string> | undefined;
+  readonly uploadFolder: string;
 
-  constructor(readonly root: string) {}
+  constructor(
+    readonly root: string,
+    private readonly options: LocalFolderOptions = {},
+  ) {
+    this.uploadFolder = path.resolve(options.uploadFolder ?? uploadFolderBeside(root));
+  }
 
-  private async rootReal(): Promise<string> {
-    this.realRoot ??= fs.mkdir(this.root, { recursive: true }).then(() => fs.realpath(this.root));
-    try {
-      return await this.realRoot;
-    } catch (err) {
-      this.realRoot = undefined;
-      throw err;
-    }
+  private readonly rootReal = once(async () => {
+    await fs.mkdir(this.root, { recursive: true });
+    return fs.realpath(this.root);
+  });
+
+  /** Real paths no artifact path may lead into: every place an upload folder of this store may be, and `hidden`. */
+  private readonly hiddenReal = once(async () => {
+    const root = await this.rootReal();
+    const candidates = [this.uploadFolder, ...(this.options.hidden ?? [])];
+    return [path.join(root, INNER_UPLOAD_FOLDER), ...(await Promise.all(candidates.map(realFolderOf)))];
+  });
+
+  /** The real upload folder, made on first use (see upload-folder.ts). */
+  readonly uploads = once(async () => makeUploadFolder(await this.rootReal(), this.uploadFolder));
+
+  /** Removes the temporary files of uploads whose process is gone (at start-up); returns how many. */
+  async sweepUploads(): Promise<number> {
+    return sweepUploadFolder(await this.uploads());
+  }
+
+  private async refuseHidden(real: string, p: ArtifactPath): Promise<void> {
+    if ((await this.hiddenReal()).some((hidden) => inside(real, hidden)))
+      throw invalidParameter(`Invalid path '${p}': it leads into the server's upload folder`);
   }
 
   /**
@@ -78,6 +145,7 @@ export class LocalFolderStore implements ArtifactStore {
       try {
         const real = await fs.realpath(probe);
         if (!inside(real, root)) throw invalidParameter(`Invalid path '${p}': it leads out of the artifact store`);
+        await this.refuseHidden(real, p);
         return probe === full ? { full: real, exists: true } : { full, exists: false };
       } catch (err) {
         if (err instanceof TrackerError) throw err;
@@ -106,11 +174,12 @@ export class LocalFolderStore implements ArtifactStore {
       throw err;
     }
     const root = await this.rootReal();
+    const hidden = await this.hiddenReal();
     const entries: ArtifactEntry[] = [];
     for (const name of names.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))) {
-      if (name.startsWith(UPLOAD_PREFIX)) continue;
       const real = await fs.realpath(path.join(full, name)).catch(() => undefined);
-      if (!real || !inside(real, root)) continue; // dangling, or a symbolic link leading out: not shown
+      // Dangling, a symbolic link leading out, or an upload folder: not shown.
+      if (!real || !inside(real, root) || hidden.some((h) => inside(real, h))) continue;
       const info = await fs.stat(real).catch(() => undefined);
       if (!info) continue;
       entries.push(info.isDirectory() ? { name, isDir: true } : { name, isDir: false, size: info.size });
@@ -144,8 +213,8 @@ export class LocalFolderStore implements ArtifactStore {
       try {
         await fs.mkdir(parent.full, { recursive: true });
       } catch (err) {
-        if (errno(err) === "EEXIST" || errno(err) === "ENOTDIR")
-          throw invalidParameter(`Cannot write '${p}': a parent of it is a file`);
+        if (errno(err) === "EEXIST" || errno(err) === "ENOTDIR" || errno(err) === "ENOENT")
+          throw await this.unmakeableFolder(p, parent.full, err);
         throw err;
       }
       parent = await this.resolve(parentPath);
@@ -159,7 +228,9 @@ export class LocalFolderStore implements ArtifactStore {
     });
     if (existing !== undefined && !inside(existing, await this.rootReal()))
       throw invalidParameter(`Invalid path '${p}': it leads out of the artifact store`);
-    const temp = path.join(realDir, `${UPLOAD_PREFIX}${randomUUID()}`);
+    // The temporary file exists before a byte is read, so that every way out below removes it.
+    const temp = path.join(await this.uploads(), temporaryName());
+    const handle = await fs.open(temp, "wx");
     const md5 = options.md5 ? createHash("md5") : undefined;
     const sha256 = options.sha256 ? createHash("sha256") : undefined;
     let size = 0;
@@ -176,7 +247,7 @@ export class LocalFolderStore implements ArtifactStore {
       },
     });
     try {
-      await copyWithoutDestroying(body, meter, createWriteStream(temp, { flags: "wx" }));
+      await copyWithoutDestroying(body, meter, handle.createWriteStream());
       if (options.expectedLength !== undefined && size !== options.expectedLength) {
         throw invalidParameter(
           `The body has ${size} bytes but Content-Length announced ${options.expectedLength}; nothing was stored`,
@@ -186,18 +257,38 @@ export class LocalFolderStore implements ArtifactStore {
         throw invalidParameter("Content-MD5 does not match the body; nothing was stored");
       if (sha256 && !sha256.digest().equals(options.sha256!))
         throw invalidParameter("The SHA-256 digest does not match the body; nothing was stored");
-      await fs.rename(temp, final).catch((err: unknown) => {
+      await moveInto(temp, final).catch((err: unknown) => {
         if (errno(err) === "EISDIR" || errno(err) === "ENOTEMPTY" || errno(err) === "EEXIST")
           throw invalidParameter(`Cannot write '${p}': it is a directory`);
         throw err;
       });
     } catch (err) {
+      await handle.close().catch(() => undefined);
       await fs.rm(temp, { force: true }).catch(() => undefined);
       // The parent is a file: the temporary file could not be created in it.
       if (errno(err) === "ENOTDIR") throw invalidParameter(`Cannot write '${p}': a parent of it is a file`);
       throw err;
     }
     return { size };
+  }
+
+  /**
+   * Why the folders of `full` (below the real root) cannot be made: a name on the way is a file, or a
+   * symbolic link to nothing (writing through it would make its target, wherever that is).
+   */
+  private async unmakeableFolder(p: ArtifactPath, full: string, cause: unknown): Promise<unknown> {
+    const root = await this.rootReal();
+    let at = root;
+    for (const name of path.relative(root, full).split(path.sep)) {
+      at = path.join(at, name);
+      const link = await fs.lstat(at).catch(() => undefined);
+      if (!link) break;
+      if (link.isSymbolicLink() && !(await fs.stat(at).catch(() => undefined)))
+        return invalidParameter(`Cannot write '${p}': a folder on its path is a symbolic link that leads nowhere`);
+      if (!link.isSymbolicLink() && !link.isDirectory())
+        return invalidParameter(`Cannot write '${p}': a parent of it is a file`);
+    }
+    return errno(cause) === "ENOENT" ? cause : invalidParameter(`Cannot write '${p}': a parent of it is a file`);
   }
 
   async delete(p: ArtifactPath): Promise<void> {

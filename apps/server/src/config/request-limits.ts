@@ -1,0 +1,47 @@
+/**
+ * Limits on what one server process takes on at once (see http/in-flight-limit.ts and
+ * http/body-timeout.ts): their defaults and how their settings are read.
+ */
+
+/**
+ * Requests one process works on at once before it answers 503 (TRACKER_MAX_IN_FLIGHT_REQUESTS,
+ * --max-in-flight-requests; 0: no bound). Well above what a database pool serves at once (the rest
+ * wait in its queue for a few ms each), well below what makes the process's memory grow: measured by
+ * tooling/reliability/src/memory-under-load.test.ts.
+ */
+export const DEFAULT_MAX_IN_FLIGHT_REQUESTS = 256;
+export const MAX_IN_FLIGHT_REQUESTS_LIMIT = 1_000_000;
+
+/** How long a request body may receive nothing before its connection is closed (TRACKER_BODY_TIMEOUT, --body-timeout; 0: never). */
+export const DEFAULT_BODY_TIMEOUT_MS = 60_000;
+const MAX_DURATION_MS = 24 * 3600 * 1000;
+
+const UNIT_MS: Readonly<Record<string, number>> = { ms: 1, s: 1000, m: 60_000, min: 60_000, h: 3_600_000 };
+
+/**
+ * `60`, `60s`, `500ms`, `2m`, `1.5s`, `1h`: a duration in milliseconds, from `minMs` (default 0,
+ * which means off) to 24 h. A bare number counts `bareUnitMs` each: seconds by default,
+ * milliseconds for the database timeouts (as PostgreSQL reads a bare statement_timeout).
+ */
+export function parseDurationMs(
+  raw: string,
+  what: string,
+  { bareUnitMs = 1000, minMs = 0 }: { bareUnitMs?: number; minMs?: number } = {},
+): number {
+  const match = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|min|h|)\s*$/i.exec(raw);
+  const unit = match?.[2] ? UNIT_MS[match[2].toLowerCase()]! : bareUnitMs;
+  const ms = match ? Math.round(Number(match[1]) * unit) : Number.NaN;
+  if (!Number.isSafeInteger(ms) || ms < minMs || ms > MAX_DURATION_MS)
+    throw new RangeError(
+      `${what} must be a duration from ${minMs} ms to 24 h such as 30s, 500ms or 2m (a bare number is ${bareUnitMs === 1 ? "milliseconds" : "seconds"}), got "${raw}"`,
+    );
+  return ms;
+}
+
+/** A count from 0 to `max` in decimal digits, or a RangeError naming `what`. */
+export function parseCount(raw: string, what: string, max: number): number {
+  const n = /^\s*\d+\s*$/.test(raw) ? Number(raw) : Number.NaN;
+  if (!Number.isSafeInteger(n) || n > max)
+    throw new RangeError(`${what} must be an integer from 0 to ${max}, got "${raw}"`);
+  return n;
+}

@@ -1,0 +1,132 @@
+import fs from "node:fs";
+import net from "node:net";
+import path from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { rawRequest, testDatabases, useTestServer } from "@tracker/testing";
+
+/**
+ * Uploads leave nothing behind (issue 28, item 4 and 5): a temporary file lives in the upload folder
+ * beside the artifacts destination, where no client path leads, and is removed on every way an
+ * upload can end early; names are refused as MLflow's server refuses them; a dangling symbolic
+ * link on the way answers 400, not 500.
+ */
+
+const A = "/api/2.0/mlflow-artifacts/artifacts";
+
+/** Every file below a folder (relative paths), the embedded database's files left out. */
+function filesBelow(dir: string): string[] {
+  if (!fs.existsSync(dir)) return [];
+  return (fs.readdirSync(dir, { recursive: true }) as string[])
+    .filter((f) => !f.startsWith("pgdata") && fs.lstatSync(path.join(dir, f), { throwIfNoEntry: false })?.isFile())
+    .sort();
+}
+
+/**
+ * Waits for the server (in this process) to finish with what the test started: on PGlite hundreds of
+ * cut uploads queue on one connection, and their cleanup with them, for a few seconds.
+ */
+async function eventually(check: () => boolean, ms = 15_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!check() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+}
+
+/** Sends the head of a PUT with `Content-Length: announced` and `sent` bytes, then resets the connection. */
+function cutUpload(port: number, target: string, announced: number, sent: number, holdMs = 0): Promise<void> {
+  return new Promise((resolve) => {
+    const socket = net.connect(port, "127.0.0.1");
+    socket.on("error", () => undefined);
+    socket.on("close", () => resolve());
+    socket.write(`PUT ${target} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: ${announced}\r\n\r\n`);
+    socket.write(Buffer.alloc(sent, 0x61), () => setTimeout(() => socket.destroy(), holdMs));
+  });
+}
+
+describe.each(testDatabases())("artifact uploads leave nothing behind (%s)", (kind) => {
+  const suite = useTestServer(kind);
+  let base: string;
+  beforeAll(async () => {
+    const exp = (await suite.api.post<{ experiment_id: string }>("experiments/create", { name: "leftovers" })).body
+      .experiment_id;
+    const run = (await suite.api.post<{ run: { info: { run_id: string } } }>("runs/create", { experiment_id: exp }))
+      .body.run.info.run_id;
+    base = `${exp}/${run}/artifacts`;
+  });
+  const uploadsOf = () =>
+    fs.readdirSync(suite.server.dataDir).filter((name) => name !== "pgdata" && name !== "artifacts");
+
+  it("removes the temporary file of a body cut short (Content-Length 1000, 3 bytes, close): one by one and in a burst", async () => {
+    for (let i = 0; i < 10; i++) await cutUpload(suite.server.port, `${A}/${base}/cut/one-${i}.bin`, 1000, 3);
+    await Promise.all(
+      Array.from({ length: 200 }, (_, i) => cutUpload(suite.server.port, `${A}/${base}/cut/burst-${i}.bin`, 1000, 3)),
+    );
+    // A cut while the handler already streams to disk, too.
+    await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        cutUpload(suite.server.port, `${A}/${base}/cut/late-${i}.bin`, 1 << 20, 200_000, 50),
+      ),
+    );
+    await eventually(() => filesBelow(suite.server.dataDir).length === 0);
+    expect(filesBelow(suite.server.dataDir)).toEqual([]);
+    expect((await fetch(`${suite.url}${A}/${base}/cut/one-0.bin`)).status).toBe(404);
+    // The server still answers, its in-flight requests released.
+    expect((await fetch(`${suite.url}${A}/${base}/cut/ok.txt`, { method: "PUT", body: "ok" })).status).toBe(200);
+    fs.rmSync(path.join(suite.server.dataDir, "artifacts", base, "cut"), { recursive: true });
+  });
+
+  it("keeps temporary files outside the destination: a client can neither read nor name them, and `.tracker-upload-*` is a name like any other", async () => {
+    const started = cutUpload(suite.server.port, `${A}/${base}/held.bin`, 1 << 20, 1000, 300);
+    await eventually(() => uploadsOf().some((dir) => fs.readdirSync(path.join(suite.server.dataDir, dir)).length > 0));
+    const [uploadDir] = uploadsOf();
+    expect(uploadDir, "an upload folder beside the destination").toBeDefined();
+    const [temp] = fs.readdirSync(path.join(suite.server.dataDir, uploadDir!));
+    expect(temp).toBeDefined();
+    expect(filesBelow(path.join(suite.server.dataDir, "artifacts"))).toEqual([]);
+    for (const p of [`../${uploadDir}/${temp}`, `%2E%2E/${uploadDir}/${temp}`]) {
+      expect((await rawRequest(suite.server.port, "GET", `${A}/${p}`))?.status, p).toBe(400);
+    }
+    await started;
+    const evil = `${base}/.tracker-upload-evil`;
+    expect((await fetch(`${suite.url}${A}/${evil}`, { method: "PUT", body: "mine" })).status).toBe(200);
+    expect(await (await fetch(`${suite.url}${A}/${evil}`)).text()).toBe("mine");
+    expect(await (await fetch(`${suite.url}${A}?path=${encodeURIComponent(base)}`)).json()).toEqual({
+      files: [{ path: ".tracker-upload-evil", is_dir: false, file_size: 4 }],
+    });
+    await eventually(() =>
+      uploadsOf().every((dir) => fs.readdirSync(path.join(suite.server.dataDir, dir)).length === 0),
+    );
+    expect(uploadsOf().flatMap((dir) => fs.readdirSync(path.join(suite.server.dataDir, dir)))).toEqual([]);
+  });
+
+  it("refuses names as MLflow's server does (INVALID_PARAMETER_VALUE): `#`, `..` however often encoded", async () => {
+    for (const p of [`${base}/a%23b.txt`, `${base}/%25252E%25252E/x.txt`, `${base}/x/%2525252e%2525252e/y`]) {
+      for (const method of ["GET", "PUT"]) {
+        const answer = await rawRequest(
+          suite.server.port,
+          method,
+          `${A}/${p}`,
+          method === "PUT" ? { "Content-Length": 1 } : {},
+          method === "PUT" ? "x" : "",
+        );
+        expect(answer?.status, `${method} ${p}: ${answer?.text}`).toBe(400);
+        expect(JSON.parse(answer!.text)).toMatchObject({ error_code: "INVALID_PARAMETER_VALUE" });
+      }
+    }
+    expect(filesBelow(path.join(suite.server.dataDir, "artifacts"))).toEqual([path.join(base, ".tracker-upload-evil")]);
+  });
+
+  it("answers 400 to an upload below a dangling symbolic link to a folder, and creates nothing through it", async () => {
+    const dir = path.join(suite.server.dataDir, "artifacts", base);
+    const target = path.join(suite.server.dataDir, "gone", "dir");
+    fs.symlinkSync(target, path.join(dir, "dangling"));
+    for (const p of [`${base}/dangling/x.txt`, `${base}/dangling/deeper/x.txt`]) {
+      const answer = await rawRequest(suite.server.port, "PUT", `${A}/${p}`, { "Content-Length": 2 }, "hi");
+      expect(answer?.status, `${p}: ${answer?.text}`).toBe(400);
+      expect(JSON.parse(answer!.text)).toMatchObject({
+        error_code: "INVALID_PARAMETER_VALUE",
+        message: expect.stringContaining("symbolic link"),
+      });
+    }
+    expect(fs.existsSync(path.join(suite.server.dataDir, "gone"))).toBe(false);
+    fs.unlinkSync(path.join(dir, "dangling"));
+  });
+});
