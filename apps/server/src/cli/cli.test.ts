@@ -244,6 +244,7 @@ describe.each(testDatabases())("tracker CLI on %s", (kind) => {
     try {
       const run = await fetch(`${server.url}/api/2.0/mlflow/runs/create`, {
         method: "POST",
+        headers: { "Content-Type": "application/json" },
         body: JSON.stringify({ experiment_id: "0", user_id: "u1" }),
       });
       const body = (await run.json()) as {
@@ -268,6 +269,7 @@ describe.each(testDatabases())("tracker CLI on %s", (kind) => {
         Array.from({ length: 20 }, (_, i) =>
           fetch(`${server.url}/api/2.0/tracker/experiments/create`, {
             method: "POST",
+            headers: { "Content-Type": "application/json" },
             body: JSON.stringify({ name: `w-${i}` }),
           }).then((r) => r.status),
         ),
