@@ -12,7 +12,7 @@ const NOT_A_PROMPT = "tag.`mlflow.prompt.is_prompt` != 'true'";
  * on tracker's paths says `tracker.*` where MLflow's say `mlflow.*`.
  */
 describe.each(testDatabases())("registry tag filters on %s", (kind) => {
-  const { suite, api, expectError, searchModels, searchVersions, names } = useRegistrySuite(kind);
+  const { suite, expectError, searchModels, searchVersions, names } = useRegistrySuite(kind);
   /** MLflow's paths (`2.0/mlflow`), where system tags are `mlflow.*`. */
   const mlflow = strictApiAt(() => suite.url, "2.0/mlflow");
   const mlflowModels = (input: Record<string, unknown>) => mlflow.get<ModelPage>("registered-models/search", input);
