@@ -136,6 +136,15 @@ describe.each(serverProcessDatabases())("contract: client x server x spec on %s"
         params: { query: { filter: `name LIKE '${name}'`, order_by: ["name ASC"] } },
       }),
     );
+    // Tag filters, as MLflow 3's clients add them (`tracker.*` names the stored `mlflow.*` on this path).
+    const tagged = ok(
+      await c.GET(`${P}/registered-models/search`, {
+        params: {
+          query: { filter: `name LIKE '${name}' AND tags.k = 'v' AND tag.\`tracker.prompt.is_prompt\` != 'true'` },
+        },
+      }),
+    );
+    expect(tagged.registered_models?.map((m) => m.name)).toEqual([name]);
     const { model_version } = ok(
       await c.POST(`${P}/model-versions/create`, {
         body: { name, source: "/tmp/m", tags: [{ key: "a", value: "b" }] },
@@ -147,6 +156,10 @@ describe.each(serverProcessDatabases())("contract: client x server x spec on %s"
     ok(await c.POST(`${P}/model-versions/set-tag`, { body: { name, version, key: "k", value: "v" } }));
     ok(await c.DELETE(`${P}/model-versions/delete-tag`, { body: { name, version, key: "k" } }));
     ok(await c.GET(`${P}/model-versions/search`, { params: { query: { filter: `name='${name}'` } } }));
+    const taggedVersions = ok(
+      await c.GET(`${P}/model-versions/search`, { params: { query: { filter: `name='${name}' AND tags.a = 'b'` } } }),
+    );
+    expect(taggedVersions.model_versions?.map((v) => v.version)).toEqual([version]);
     ok(await c.GET(`${P}/model-versions/get-download-uri`, { params: { query: { name, version } } }));
     ok(
       await c.POST(`${P}/model-versions/transition-stage`, {

@@ -258,6 +258,13 @@ describe.each(testDatabases())("the npm `mlflow` client against tracker --namesp
     );
     expect(versions.model_versions.map((v: { version: string }) => v.version)).toEqual(["2", "1"]);
 
+    // MLflow 3: client.search_registered_models("name LIKE 'iris%'") adds its prompt filter to every search.
+    const models = await send(
+      "GET",
+      "registered-models/search?filter=name+LIKE+%27iris%25%27+AND+tag.%60mlflow.prompt.is_prompt%60+%21%3D+%27true%27&max_results=100",
+    );
+    expect(models.registered_models.map((m: { name: string }) => m.name)).toEqual(["iris-classifier"]);
+
     await send("DELETE", "registered-models/alias", { name: "iris-classifier", alias: "champion" });
     expect((await send("GET", "model-versions/get?name=iris-classifier&version=2")).model_version.aliases).toEqual([]);
   });

@@ -32,6 +32,12 @@ export type SystemTags = ReturnType<typeof systemTags>;
 /** The input tag that says what a run used a dataset for (`training`, `validation`, ...); MLflow's name, whatever the namespace. */
 export const DATASET_CONTEXT_TAG = "mlflow.data.context";
 
+/**
+ * The tag that marks a registered model (and its versions) as a prompt of MLflow 3's prompt
+ * registry, as stored; models without it are ordinary models.
+ */
+export const PROMPT_MARKER_TAG = "mlflow.prompt.is_prompt";
+
 /** The system tags as stored. */
 export const STORED_TAGS: SystemTags = systemTags(STORED_NAMESPACE);
 

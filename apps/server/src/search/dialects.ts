@@ -29,6 +29,8 @@ export interface FieldVocabulary<Attribute extends string = FilterAttribute> {
   attributeNoun?: string;
   /** Entities with keys (besides attribute). */
   keyed: ReadonlyArray<"metric" | "param" | "tag">;
+  /** The operators keyed string fields (params, tags) take, when fewer than all; then without IN. */
+  keyedOperators?: readonly StringOperator[];
   /** Whether order_by may name keyed fields. */
   keyedOrderable: boolean;
   /** What an identifier may be, for messages. */
@@ -98,30 +100,36 @@ export const EXPERIMENT_DIALECT: Dialect = {
 
 const REGISTRY_FIELD = { type: "string", inAllowed: false, orderable: false } as const;
 
-export const REGISTERED_MODEL_DIALECT: Dialect = {
-  name: "registered models",
-  entities: {},
-  attributes: { name: { ...REGISTRY_FIELD, key: "name", operators: ["=", "LIKE", "ILIKE"] } },
-  keyed: [],
+/**
+ * What registry filters share: `tag.<key>` / `tags.<key>` (MLflow's registry stores accept both)
+ * with =, !=, LIKE and ILIKE; comparisons joined by AND; strings in single quotes. MLflow 3's
+ * clients add `tag.\`mlflow.prompt.is_prompt\` != 'true'` to every registered-models/search.
+ */
+const REGISTRY_SEARCH = {
+  entities: { tag: "tag", tags: "tag" },
+  keyed: ["tag"],
+  keyedOperators: ["=", "!=", "LIKE", "ILIKE"],
   keyedOrderable: false,
   logic: "and-only",
   doubleQuotedStrings: false,
-  identifiers: "an identifier: name",
+} as const;
+
+export const REGISTERED_MODEL_DIALECT: Dialect = {
+  ...REGISTRY_SEARCH,
+  name: "registered models",
+  attributes: { name: { ...REGISTRY_FIELD, key: "name", operators: ["=", "LIKE", "ILIKE"] } },
+  identifiers: "an identifier: name or tags.<key>",
 };
 
 export const MODEL_VERSION_DIALECT: Dialect = {
+  ...REGISTRY_SEARCH,
   name: "model versions",
-  entities: {},
   attributes: {
     name: { ...REGISTRY_FIELD, key: "name", operators: ["="] },
     run_id: { ...REGISTRY_FIELD, key: "run_id", operators: ["="] },
     source_path: { ...REGISTRY_FIELD, key: "source_path", operators: ["="] },
   },
-  keyed: [],
-  keyedOrderable: false,
-  logic: "and-only",
-  doubleQuotedStrings: false,
-  identifiers: "an identifier: name, run_id or source_path",
+  identifiers: "an identifier: name, run_id, source_path or tags.<key>",
 };
 
 const LOGGED_MODEL_STRING = { type: "string", inAllowed: true, orderable: false } as const;

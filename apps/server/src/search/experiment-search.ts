@@ -29,8 +29,9 @@ import {
   compileFilterWith,
   type FilterComparison,
   inList,
+  type KeyedTable,
+  keyExists,
   stringComparison,
-  textBinding,
 } from "./sql-fragments.js";
 
 /** The largest max_results experiments/search accepts (MLflow's limit). */
@@ -67,12 +68,9 @@ function experimentColumn(field: FilterField): { sql: string; type: "text" | "bi
   return column;
 }
 
-function tagExists(field: FilterField, inner: SqlFragment): SqlFragment {
-  return {
-    sql: `EXISTS (SELECT 1 FROM experiment_tags x WHERE x.experiment_id = experiments.experiment_id AND x.key = ? AND ${inner.sql})`,
-    bindings: [textBinding(field.key, "key"), ...inner.bindings],
-  };
-}
+const EXPERIMENT_TAGS: KeyedTable = { table: "experiment_tags", owner: "x.experiment_id = experiments.experiment_id" };
+
+const tagExists = (field: FilterField, inner: SqlFragment): SqlFragment => keyExists(EXPERIMENT_TAGS, field.key, inner);
 
 /** Compiles an experiment filter AST to a boolean SQL expression over the table `experiments`. */
 export function compileExperimentFilter(ast: FilterAst): SqlFragment {

@@ -112,7 +112,8 @@ function resolve<Attribute extends string>(
         ? vocabulary.entities[prefix.toLowerCase()]
         : undefined;
   if (entity === undefined) {
-    const known = vocabulary.keyed.map((e) => ENTITY_NAMES[e]).concat("attributes");
+    const prefixesAttributes = Object.values(vocabulary.entities).includes("attribute");
+    const known = vocabulary.keyed.map((e) => ENTITY_NAMES[e]).concat(prefixesAttributes ? ["attributes"] : []);
     reader.fail(word.start, `unknown entity '${prefix}' in '${text}'; expected ${known.join(", ")}`);
   }
   if (entity === "attribute") {
@@ -144,11 +145,13 @@ function resolve<Attribute extends string>(
     return { field: { entity: "dataset", key: datasetKey }, type: "string", inAllowed: true, orderable: false, text };
   }
   if (key.length === 0) reader.fail(word.start, `the key in '${text}' is empty`);
+  const operators = entity === "metric" ? undefined : vocabulary.keyedOperators;
   return {
     field: { entity, key },
     type: entity === "metric" ? "numeric" : "string",
-    inAllowed: entity !== "metric",
+    inAllowed: entity !== "metric" && operators === undefined,
     orderable: vocabulary.keyedOrderable,
+    operators,
     text,
   };
 }

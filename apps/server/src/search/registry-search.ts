@@ -5,22 +5,39 @@
  * page-token.ts). As revision C says, `LIKE` and `ILIKE` on a registry field mean "contains": the
  * text is wrapped in `%...%` (`%` and `_` inside stay wildcards).
  *
+ * Tag comparisons (`tags.<key>` / `tag.<key>`, keys as stored) are MLflow's: `=`, `!=`, `LIKE` and
+ * `ILIKE` on the tag's value, the pattern used as written, and a comparison holds only when the item
+ * has the tag, so `tags.k != 'v'` skips items without k. The one exception is MLflow's prompt
+ * marker (PROMPT_MARKER_TAG): an item without it is an ordinary model, so it matches
+ * `!= 'true'` and `= 'false'` (as MLflow's stores answer the filter its 3.x clients add to every
+ * registered-models/search).
+ *
  * Column expressions come only from the fixed tables below; every value from the request is a bind
  * parameter. Text sort columns compare with the "C" collation, so the order (and keyset paging) is
  * the same on every database. A page token is bound to the search's scope (e.g.
  * `registered-models/search` or `registered-models/list`) and its order.
  */
 import type { Knex } from "knex";
+import { PROMPT_MARKER_TAG } from "../domain/system-tags.js";
 import { invalidParameter } from "../errors.js";
 import type { ModelVersionRow, RegisteredModelRow } from "../store/registry/rows.js";
-import type { FilterAst, RegistryAttribute } from "./ast.js";
+import type { FilterAst, RegistryAttribute, StringOperator } from "./ast.js";
 import { type SortColumn, type SortType, type SqlFragment, withKeysetPage } from "./keyset.js";
 import { orderSignature, parseOrderBy, withTieBreaks, type SortKey } from "./order-by.js";
 import { decodePageToken, keysetPage, queryFingerprint } from "./page-token.js";
-import { compileFilterWith, type FilterComparison, stringComparison } from "./sql-fragments.js";
+import {
+  compileFilterWith,
+  type FilterComparison,
+  type KeyedTable,
+  keyExists,
+  stringComparison,
+} from "./sql-fragments.js";
 
-/** The SQL column of each registry filter field. */
-type RegistryFilterColumns = Readonly<Partial<Record<RegistryAttribute, string>>>;
+/** What a registry filter reads: the SQL column of each field, and the table of the items' tags. */
+interface RegistryFilterColumns {
+  columns: Readonly<Partial<Record<RegistryAttribute, string>>>;
+  tags: KeyedTable;
+}
 
 /** What one registry search may order by and filter on, and the SQL of each. */
 interface RegistrySearchSpec<Column extends string> {
@@ -33,7 +50,7 @@ interface RegistrySearchSpec<Column extends string> {
   aliases?: Readonly<Record<string, Column>>;
   /** Appended to the user's order (when the user did not name their column), so that every order is total. */
   tieBreaks: readonly SortKey<Column>[];
-  /** The SQL column of each filter field. */
+  /** The SQL of each filter field and tag. */
   filterColumns: RegistryFilterColumns;
 }
 
@@ -51,7 +68,10 @@ const REGISTERED_MODELS: RegistrySearchSpec<ModelSortColumn> = {
   table: "registered_models",
   sortColumns: NAME_AND_UPDATE_COLUMNS,
   tieBreaks: [{ column: "name", ascending: true }],
-  filterColumns: { name: `"name"` },
+  filterColumns: {
+    columns: { name: `"name"` },
+    tags: { table: "registered_model_tags", owner: "x.name = registered_models.name" },
+  },
 };
 
 export type VersionSortColumn = "name" | "version" | "stage" | "last_updated_timestamp" | "creation_timestamp";
@@ -75,7 +95,13 @@ const MODEL_VERSIONS: RegistrySearchSpec<VersionSortColumn> = {
     { column: "name", ascending: true },
     { column: "version", ascending: false },
   ],
-  filterColumns: { name: `"name"`, run_id: `"run_id"`, source_path: `"source"` },
+  filterColumns: {
+    columns: { name: `"name"`, run_id: `"run_id"`, source_path: `"source"` },
+    tags: {
+      table: "model_version_tags",
+      owner: "x.name = model_versions.name AND x.version = model_versions.version",
+    },
+  },
 };
 
 export interface RegistrySearchOptions {
@@ -136,25 +162,32 @@ export function searchModelVersionRows(
   return searchRegistry(knex, MODEL_VERSIONS, options);
 }
 
-/** Compiles a registry filter AST to a boolean SQL expression over the fields' columns. */
-export function compileRegistryFilter(ast: FilterAst, columns: RegistryFilterColumns): SqlFragment {
-  return compileFilterWith(ast, (comparison) => compileRegistryComparison(comparison, columns));
+/** Compiles a registry filter AST to a boolean SQL expression over the fields' columns and the items' tags. */
+export function compileRegistryFilter(ast: FilterAst, fields: RegistryFilterColumns): SqlFragment {
+  return compileFilterWith(ast, (comparison) => compileRegistryComparison(comparison, fields));
 }
 
-function compileRegistryComparison(ast: FilterComparison, columns: RegistryFilterColumns): SqlFragment {
-  switch (ast.type) {
-    case "string": {
-      const key = ast.field.key as RegistryAttribute;
-      const column = ast.field.entity === "attribute" && Object.hasOwn(columns, key) ? columns[key] : undefined;
-      if (!column) throw invalidParameter(`Invalid filter: '${String(ast.field.key)}' cannot be searched here`);
-      const contains =
-        ast.operator === "LIKE" ||
-        ast.operator === "ILIKE" ||
-        ast.operator === "NOT LIKE" ||
-        ast.operator === "NOT ILIKE";
-      return stringComparison(column, ast.operator, contains ? `%${ast.value}%` : ast.value);
-    }
-    default:
-      throw invalidParameter("Invalid filter: only string comparisons apply to the model registry");
-  }
+function compileRegistryComparison(ast: FilterComparison, fields: RegistryFilterColumns): SqlFragment {
+  if (ast.type !== "string")
+    throw invalidParameter("Invalid filter: only string comparisons apply to the model registry");
+  if (ast.field.entity === "tag") return tagComparison(ast.field.key, ast.operator, ast.value, fields.tags);
+  const key = ast.field.key as RegistryAttribute;
+  const column =
+    ast.field.entity === "attribute" && Object.hasOwn(fields.columns, key) ? fields.columns[key] : undefined;
+  if (!column) throw invalidParameter(`Invalid filter: '${String(ast.field.key)}' cannot be searched here`);
+  const contains =
+    ast.operator === "LIKE" || ast.operator === "ILIKE" || ast.operator === "NOT LIKE" || ast.operator === "NOT ILIKE";
+  return stringComparison(column, ast.operator, contains ? `%${ast.value}%` : ast.value);
 }
+
+/** A tag comparison (see the module comment): the item has the tag and its value satisfies the operator. */
+function tagComparison(key: string, operator: StringOperator, value: string, tags: KeyedTable): SqlFragment {
+  const holds = keyExists(tags, key, stringComparison("x.value", operator, value));
+  if (!(key === PROMPT_MARKER_TAG && absentMarkerMatches(operator, value))) return holds;
+  const absent = keyExists(tags, key);
+  return { sql: `(${holds.sql} OR NOT ${absent.sql})`, bindings: [...holds.bindings, ...absent.bindings] };
+}
+
+/** Whether an item without the prompt marker (an ordinary model) satisfies `marker <operator> value`. */
+const absentMarkerMatches = (operator: StringOperator, value: string): boolean =>
+  (operator === "!=" && value === "true") || (operator === "=" && value === "false");

@@ -98,6 +98,24 @@ export function bigintComparison(expr: string, operator: NumericOperator, value:
   return { sql: `${expr} ${sqlOperator} CAST(? AS ${type})`, bindings: [numberText(value)] };
 }
 
+/** A table of keyed values (tags) that belong to the searched row: its name and how its alias `x` matches the row. */
+export interface KeyedTable {
+  table: string;
+  /** SQL over the alias `x` and the searched table, e.g. `x.experiment_id = experiments.experiment_id`. */
+  owner: string;
+}
+
+/**
+ * `EXISTS (SELECT 1 FROM <table> x WHERE <owner> AND x.key = ? [AND <condition>])`: the row has the
+ * key (and its value satisfies the condition, written over `x.value`).
+ */
+export function keyExists(keyed: KeyedTable, key: string, condition?: SqlFragment): SqlFragment {
+  return {
+    sql: `EXISTS (SELECT 1 FROM ${keyed.table} x WHERE ${keyed.owner} AND x.key = ?${condition ? ` AND ${condition.sql}` : ""})`,
+    bindings: [textBinding(key, "key"), ...(condition?.bindings ?? [])],
+  };
+}
+
 /** Joins fragments with AND / OR, parenthesised. */
 export function combine(fragments: readonly SqlFragment[], connective: "AND" | "OR"): SqlFragment {
   if (fragments.length === 0) throw invalidParameter(`Invalid filter: ${connective} needs operands`);

@@ -347,7 +347,7 @@ describe.each(testDatabases())("revision C model registry on %s", (kind) => {
         await searchVersions({ filter: "name = 'vs-a' AND" }),
         400,
         "INVALID_PARAMETER_VALUE",
-        /expected an identifier: name, run_id or source_path/,
+        /expected an identifier: name, run_id, source_path or tags.<key>/,
       );
       expectError(
         await searchVersions({ order_by: "run_id" }),
