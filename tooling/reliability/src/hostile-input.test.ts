@@ -222,7 +222,7 @@ describe.each(testDatabases())("hostile input, case by case (%s)", (kind) => {
       status: 400,
       code: "INVALID_PARAMETER_VALUE",
     });
-    // A lone surrogate escape is valid JSON; it is stored as U+FFFD, never an error.
+    // A lone surrogate escape is valid JSON but no Unicode text: refused, never stored as U+FFFD (issue 28).
     const lone = await sendRaw(
       suite.url,
       "POST",
@@ -230,7 +230,8 @@ describe.each(testDatabases())("hostile input, case by case (%s)", (kind) => {
       '{"name":"lone \\ud800 surrogate"}',
       { "content-type": "application/json" },
     );
-    expect(lone.status, lone.text).toBe(200);
+    expect(lone.status, lone.text).toBe(400);
+    expect(JSON.parse(lone.text)).toMatchObject({ error_code: "INVALID_PARAMETER_VALUE" });
   });
 
   it("survives deeply nested JSON and absurd filters", async () => {
