@@ -118,30 +118,21 @@ export async function findPermission(
   return row?.permission;
 }
 
+/**
+ * Stores a user's permission on a resource. `replace`: set it whether or not one exists (the
+ * creator's MANAGE); otherwise an existing one is a unique-key error for the caller to report.
+ */
 export async function insertPermission(
   db: Knex,
   kind: PermissionResource,
   resource: string | number,
   userId: number,
   permission: string,
+  { replace = false }: { replace?: boolean } = {},
 ): Promise<void> {
   const { table, key } = PERMISSION_TABLES[kind];
-  await db(table).insert({ [key]: resource, user_id: userId, permission });
-}
-
-/** Sets a permission whether or not one exists (the creator's MANAGE). */
-export async function upsertPermission(
-  db: Knex,
-  kind: PermissionResource,
-  resource: string | number,
-  userId: number,
-  permission: string,
-): Promise<void> {
-  const { table, key } = PERMISSION_TABLES[kind];
-  await db(table)
-    .insert({ [key]: resource, user_id: userId, permission })
-    .onConflict([key, "user_id"])
-    .merge(["permission"]);
+  const insert = db(table).insert({ [key]: resource, user_id: userId, permission });
+  await (replace ? insert.onConflict([key, "user_id"]).merge(["permission"]) : insert);
 }
 
 export async function updatePermission(

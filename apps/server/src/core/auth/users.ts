@@ -17,7 +17,6 @@ import {
   registeredModelPermissionsOf,
   updatePermission,
   updateUserRow,
-  upsertPermission,
   type PermissionResource,
   type UserRow,
 } from "../../store/users.js";
@@ -236,7 +235,7 @@ export async function grantCreator(
   resource: string | number,
   userId: number,
 ): Promise<void> {
-  await upsertPermission(db, kind, resource, userId, "MANAGE");
+  await insertPermission(db, kind, resource, userId, "MANAGE", { replace: true });
 }
 
 /** A user's explicit permission on one resource, if any. */
