@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { diffDocuments } from "./diff.js";
 import type { OpenApiDocument } from "./json.js";
+import { mapMediaTypes } from "./media-types.js";
 
 /** An operation whose file response offers `*` + `/` + `*` beside other types, and an error response. */
 const doc = (errorCodes: string[]): OpenApiDocument => ({
@@ -53,5 +54,34 @@ describe("content types", () => {
     const report = diffDocuments(doc(["NOT_FOUND"]), after);
     const messages = report.operations.flatMap((op) => op.changes.map((c) => c.message));
     expect(messages).toContain("content type `*/*` removed");
+  });
+});
+
+describe("mapMediaTypes", () => {
+  it("pairs exact types first, so a wildcard beside them keeps its own pair", () => {
+    const both = { "application/json": {}, "*/*": {} };
+    expect(mapMediaTypes(both, both)).toEqual({
+      added: [],
+      removed: [],
+      mapped: { "application/json": "application/json", "*/*": "*/*" },
+    });
+  });
+
+  it("pairs by wildcard only with a type that is still free, ignoring parameters and case", () => {
+    expect(
+      mapMediaTypes(
+        { "text/*": {}, "Application/JSON; charset=utf-8": {} },
+        { "application/json": {}, "text/plain": {} },
+      ),
+    ).toEqual({
+      added: [],
+      removed: [],
+      mapped: { "Application/JSON; charset=utf-8": "application/json", "text/*": "text/plain" },
+    });
+    expect(mapMediaTypes({ "image/png": {} }, { "application/json": {} })).toEqual({
+      added: ["application/json"],
+      removed: ["image/png"],
+      mapped: {},
+    });
   });
 });

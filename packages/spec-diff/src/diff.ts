@@ -451,26 +451,7 @@ class Context {
 }
 
 /** Groups the diffs of one change, merges a field's addition with its required-ness, classifies. */
-/**
- * The library matches media types loosely (`*` + `/` + `*` with any type), so when another part of a
- * response changes it can report the same content type as both removed and added: such a pair is
- * no change.
- */
-function withoutContentTypeRoundTrips(drafts: Draft[]): Draft[] {
-  const key = (draft: Draft) => `${draft.op}|${draft.where}|${draft.message.replace(/ (added|removed)$/, "")}`;
-  const added = new Set(drafts.filter((d) => d.kind === "content-type-added").map(key));
-  const removed = new Set(drafts.filter((d) => d.kind === "content-type-removed").map(key));
-  return drafts.filter(
-    (d) =>
-      !(
-        (d.kind === "content-type-added" && removed.has(key(d))) ||
-        (d.kind === "content-type-removed" && added.has(key(d)))
-      ),
-  );
-}
-
-function finalise(allDrafts: Draft[], context: Context): Pending[] {
-  const drafts = withoutContentTypeRoundTrips(allDrafts);
+function finalise(drafts: Draft[], context: Context): Pending[] {
   // 1. One type change per field, whatever number of type/format/anyOf diffs the library gave.
   const grouped: Draft[] = [];
   const groups = new Map<string, Draft[]>();

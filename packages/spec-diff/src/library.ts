@@ -9,6 +9,8 @@
  *   reversed lazily and once per rules object, where the library deep-copies the whole rules tree
  *   again at every schema node it visits; on a response of a few hundred nodes that copying was
  *   most of the comparison.
+ * - Content types are paired exactly before wildcards (./media-types.ts), so that an unchanged
+ *   `*` + `/` + `*` beside other types is not reported as removed and added.
  */
 import {
   allBreaking,
@@ -23,6 +25,7 @@ import {
   reverseClassifyRuleTransformer,
 } from "api-smart-diff";
 import type { OpenApiDocument } from "./json.js";
+import { mapMediaTypes } from "./media-types.js";
 
 type RuleFactory = (...args: unknown[]) => unknown;
 
@@ -66,7 +69,10 @@ function openApiRules(): CompareRules {
   const rules = openapi3Rules() as Record<string, unknown>;
   // The media type rules, shared by request bodies and responses: their schema rules depend on the path.
   // A request schema keeps the library's own rules (and their cache, shared with the parameters).
-  const mediaType = child(rules, "/paths", "/*", "/*", "/requestBody", "/content", "/*");
+  // One content rules object serves request bodies and responses.
+  const content = child(rules, "/paths", "/*", "/*", "/requestBody", "/content");
+  content.mapping = mapMediaTypes;
+  const mediaType = child(content, "/*");
   const own = mediaType["/schema"];
   if (typeof own !== "function") throw new Error("api-smart-diff's media type rules have no /schema");
   const responseSchema = reverser()(openApiSchemaRules()) as CompareRules;
