@@ -62,7 +62,8 @@ export function operationKey(method: string, key: string): string {
 
 export function normalise(source: OpenApiDocument, options: NormaliseOptions = {}): NormalisedDocument {
   const prefix = options.prefixPattern ?? DEFAULT_PREFIX_PATTERN;
-  const document = structuredClone(source);
+  // A copy with every schema reference tagged: the source is not modified.
+  const document = withSchemaNames(source) as OpenApiDocument;
   const paths = isObject(document.paths) ? document.paths : {};
 
   // Key every path by its part below the prefix, unless two paths of this document would collide.
@@ -97,7 +98,6 @@ export function normalise(source: OpenApiDocument, options: NormaliseOptions = {
   }
   if (isObject(document.paths)) document.paths = rekeyed;
 
-  tagSchemaReferences(document);
   const merged = merge(document, { mergeRefSibling: true }) as unknown;
   if (!isObject(merged)) throw new Error("allof-merge returned no document");
   return { document: inlinePathReferences(merged, merged, new Set()) as OpenApiDocument, operations, originalPaths };
@@ -127,15 +127,14 @@ function inlinePathReferences(node: JsonValue, root: JsonObject, active: Set<str
   return out;
 }
 
-/** Adds `x-spec-diff-schema: <Name>` next to every `$ref` to `#/components/schemas/<Name>`. */
-function tagSchemaReferences(node: JsonValue): void {
-  if (Array.isArray(node)) {
-    node.forEach(tagSchemaReferences);
-    return;
-  }
-  if (!isObject(node)) return;
+/** A copy of `node` with `x-spec-diff-schema: <Name>` next to every `$ref` to `#/components/schemas/<Name>`. */
+function withSchemaNames(node: JsonValue): JsonValue {
+  if (Array.isArray(node)) return node.map(withSchemaNames);
+  if (!isObject(node)) return node;
+  const out: JsonObject = {};
+  for (const [key, value] of Object.entries(node)) out[key] = withSchemaNames(value);
   if (typeof node.$ref === "string" && node.$ref.startsWith("#/components/schemas/")) {
-    node[SCHEMA_NAME_KEY] = refName(node.$ref);
+    out[SCHEMA_NAME_KEY] = refName(node.$ref);
   }
-  for (const child of Object.values(node)) tagSchemaReferences(child);
+  return out;
 }

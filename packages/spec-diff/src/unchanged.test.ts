@@ -27,6 +27,43 @@ describe("withoutUnchangedPaths", () => {
     expect(Object.keys(changed.before.paths as object)).toEqual(["/a"]);
     expect(Object.keys(changed.after.paths as object)).toEqual(["/a", "/c"]);
   });
+
+  it("keeps a path whose schema differs only through a mutually recursive one compared earlier", () => {
+    const mutual = (idType: string): OpenApiDocument => ({
+      openapi: "3.1.0",
+      paths: {
+        "/x": {
+          get: {
+            responses: {
+              "200": {
+                description: "x",
+                content: { "application/json": { schema: { $ref: "#/components/schemas/A" } } },
+              },
+            },
+          },
+        },
+        "/y": {
+          get: {
+            responses: {
+              "200": {
+                description: "y",
+                content: { "application/json": { schema: { $ref: "#/components/schemas/B" } } },
+              },
+            },
+          },
+        },
+      },
+      components: {
+        schemas: {
+          A: { type: "object", properties: { b: { $ref: "#/components/schemas/B" }, id: { type: idType } } },
+          B: { type: "object", properties: { a: { $ref: "#/components/schemas/A" } } },
+        },
+      },
+    });
+    const changed = withoutUnchangedPaths(mutual("string"), mutual("integer"));
+    expect(Object.keys(changed.before.paths as object)).toEqual(["/x", "/y"]);
+    expect(Object.keys(withoutUnchangedPaths(mutual("string"), mutual("string")).before.paths as object)).toEqual([]);
+  });
 });
 
 describe("pruneComponents", () => {

@@ -4,40 +4,65 @@
  * review of one changed field in a 3,000-line spec this leaves the library a few operations
  * instead of all of them. The documents passed in are not modified.
  */
-import { createHash } from "node:crypto";
 import { isObject, resolvePointer, type JsonObject, type JsonValue, type OpenApiDocument } from "./json.js";
 
-/** Hashes a node with each internal `$ref` replaced by the hash of its target (memoised per target). */
-function hasher(root: JsonValue): (node: JsonValue) => string {
-  const memo = new Map<string, string>();
-  const active = new Set<string>();
-  const serialise = (node: JsonValue): string => {
-    if (Array.isArray(node)) return `[${node.map(serialise).join(",")}]`;
-    if (!isObject(node)) return JSON.stringify(node);
-    const parts: string[] = [];
-    for (const [key, value] of Object.entries(node)) {
-      parts.push(
-        key === "$ref" && typeof value === "string"
-          ? `"$ref":${JSON.stringify(refHash(value))}`
-          : `${JSON.stringify(key)}:${serialise(value)}`,
-      );
+/**
+ * Deep equality of a node of `before` with a node of `after`, where an internal `$ref` on each
+ * side stands for its target: two references are equal when their targets are (memoised per pair
+ * of references). A pair met again while its own targets are being compared (a recursive schema)
+ * is assumed equal, so the answer rests on the rest of the two nodes; an answer "equal" that
+ * leaned on the assumption of an outer pair is not memoised, as that pair may still differ.
+ */
+function equality(before: JsonValue, after: JsonValue): (a: JsonValue, b: JsonValue) => boolean {
+  const memo = new Map<string, boolean>();
+  /** Pairs being compared, with their depth. */
+  const active = new Map<string, number>();
+  /** The lowest depth of an active pair assumed equal since the innermost pair began. */
+  let lowestAssumed = Number.POSITIVE_INFINITY;
+  const refsEqual = (refA: string, refB: string): boolean => {
+    if (!refA.startsWith("#") || !refB.startsWith("#")) return refA === refB;
+    const pair = `${refA}\u0000${refB}`;
+    const known = memo.get(pair);
+    if (known !== undefined) return known;
+    const depth = active.get(pair);
+    if (depth !== undefined) {
+      lowestAssumed = Math.min(lowestAssumed, depth);
+      return true;
     }
-    return `{${parts.join(",")}}`;
+    const targetA = resolvePointer(before, refA);
+    const targetB = resolvePointer(after, refB);
+    if (targetA === undefined || targetB === undefined) return refA === refB && targetA === targetB;
+    const own = active.size;
+    const outer = lowestAssumed;
+    lowestAssumed = Number.POSITIVE_INFINITY;
+    active.set(pair, own);
+    const same = equal(targetA, targetB);
+    active.delete(pair);
+    if (!same || lowestAssumed >= own) memo.set(pair, same);
+    lowestAssumed = Math.min(outer, lowestAssumed >= own ? Number.POSITIVE_INFINITY : lowestAssumed);
+    return same;
   };
-  const refHash = (ref: string): string => {
-    const known = memo.get(ref);
-    if (known) return known;
-    // A reference met again while its own target is being hashed (a recursive schema): its name stands for it.
-    if (active.has(ref) || !ref.startsWith("#")) return ref;
-    const target = resolvePointer(root, ref);
-    if (target === undefined) return ref;
-    active.add(ref);
-    const hash = createHash("sha1").update(serialise(target)).digest("base64");
-    active.delete(ref);
-    memo.set(ref, hash);
-    return hash;
+  const equal = (a: JsonValue, b: JsonValue): boolean => {
+    if (a === b) return true;
+    if (Array.isArray(a)) {
+      if (!Array.isArray(b) || a.length !== b.length) return false;
+      for (let i = 0; i < a.length; i++) if (!equal(a[i] as JsonValue, b[i] as JsonValue)) return false;
+      return true;
+    }
+    if (!isObject(a) || !isObject(b) || Array.isArray(b)) return false;
+    const keys = Object.keys(a);
+    if (keys.length !== Object.keys(b).length) return false;
+    for (const key of keys) {
+      if (!Object.hasOwn(b, key)) return false;
+      const va = a[key] as JsonValue;
+      const vb = b[key] as JsonValue;
+      if (key === "$ref" && typeof va === "string" && typeof vb === "string") {
+        if (!refsEqual(va, vb)) return false;
+      } else if (!equal(va, vb)) return false;
+    }
+    return true;
   };
-  return (node) => createHash("sha1").update(serialise(node)).digest("base64");
+  return equal;
 }
 
 /**
@@ -51,26 +76,20 @@ export function withoutUnchangedPaths(
   options: { droppable?: (path: string) => boolean; prune?: boolean } = {},
 ): { before: OpenApiDocument; after: OpenApiDocument } {
   if (!isObject(before.paths) || !isObject(after.paths)) return { before, after };
-  const hashBefore = hasher(before);
-  const hashAfter = hasher(after);
+  const equal = equality(before, after);
   const droppable = options.droppable ?? (() => true);
-  const keep = (paths: JsonObject, other: JsonObject, mine: typeof hashBefore, theirs: typeof hashAfter) => {
+  const unchanged = new Set<string>();
+  for (const [key, item] of Object.entries(before.paths)) {
+    if (Object.hasOwn(after.paths, key) && droppable(key) && equal(item, after.paths[key] as JsonValue))
+      unchanged.add(key);
+  }
+  const keep = (paths: JsonObject): JsonObject => {
     const out: JsonObject = {};
-    for (const [key, item] of Object.entries(paths)) {
-      if (!Object.hasOwn(other, key) || !droppable(key) || mine(item) !== theirs(other[key])) out[key] = item;
-    }
+    for (const [key, item] of Object.entries(paths)) if (!unchanged.has(key)) out[key] = item;
     return out;
   };
-  if (options.prune) {
-    return {
-      before: pruneComponents({ ...before, paths: keep(before.paths, after.paths, hashBefore, hashAfter) }),
-      after: pruneComponents({ ...after, paths: keep(after.paths, before.paths, hashAfter, hashBefore) }),
-    };
-  }
-  return {
-    before: { ...before, paths: keep(before.paths, after.paths, hashBefore, hashAfter) },
-    after: { ...after, paths: keep(after.paths, before.paths, hashAfter, hashBefore) },
-  };
+  const result = { before: { ...before, paths: keep(before.paths) }, after: { ...after, paths: keep(after.paths) } };
+  return options.prune ? { before: pruneComponents(result.before), after: pruneComponents(result.after) } : result;
 }
 
 /**
