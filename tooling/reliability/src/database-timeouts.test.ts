@@ -24,12 +24,25 @@ import {
 
 const TIMEOUT_FLAGS = ["--statement-timeout", "1s", "--db-acquire-timeout", "1s", "--readiness-timeout", "500ms"];
 /**
- * The longest an answer may take: a connection's wait (1 s), a statement's no-answer limit (1 s +
- * 1 s margin), and room for a loaded 2-core machine (answers of 6.5 s were seen under load). Without the timeouts these requests hung for
- * as long as the lock was held or the database frozen.
+ * The longest the server itself may make a request wait on the database with TIMEOUT_FLAGS: a
+ * pooled connection's wait (1 s), then a statement's no-answer limit (the 1 s statement timeout
+ * plus db/connect.ts's noAnswerMargin, 1 s). Readiness has its own 0.5 s.
  */
-const ANSWER_WITHIN_MS = 10_000;
-const READY_WITHIN_MS = 3_000;
+const DATABASE_WAIT_MS = 3_000;
+const READY_WAIT_MS = 500;
+
+/**
+ * What an answer costs on this machine at this moment besides waiting for the database: the
+ * slowest answer of the same burst on the same server with the database free, just before. On an
+ * idle machine that is tens of ms; with 2 cores shared by many test processes it was seconds, and
+ * a fixed bound (the lock test's answers took 6.5 s under load) either fails there or is too loose
+ * to show anything on an idle machine. Twice the calibration plus 1 s absorbs the load changing
+ * between the two bursts; a request that waited for the lock or the frozen database (what issue
+ * 28 saw) waits as long as they last, which the tests make far longer.
+ */
+function allowanceFor(calibration: Answer[]): number {
+  return 2 * Math.max(...calibration.map((a) => a.ms)) + 1_000;
+}
 
 interface Answer {
   what: string;
@@ -96,10 +109,14 @@ function burst(base: string, runId: string): Promise<Answer[]> {
   return Promise.all(requests);
 }
 
-/** Every answer in time; every one that is not 200 a 503 TEMPORARILY_UNAVAILABLE with Retry-After. */
-function expectBounded(answers: Answer[]): void {
-  const late = answers.filter((a) => a.ms > (a.what === "health/ready" ? READY_WITHIN_MS : ANSWER_WITHIN_MS));
-  expect(late, "answers later than the bound").toEqual([]);
+/**
+ * Every answer within the server's own limit on database waits plus what the machine's load adds
+ * (allowanceFor); every one that is not 200 a 503 TEMPORARILY_UNAVAILABLE with Retry-After.
+ */
+function expectBounded(answers: Answer[], calibration: Answer[]): void {
+  const allowance = allowanceFor(calibration);
+  const late = answers.filter((a) => a.ms > (a.what === "health/ready" ? READY_WAIT_MS : DATABASE_WAIT_MS) + allowance);
+  expect(late, `answers later than the bound (load allowance ${allowance} ms)`).toEqual([]);
   const wrong = answers.filter(
     (a) =>
       a.status !== 200 &&
@@ -196,6 +213,9 @@ describe.each(lockTargets)("a table lock held by another session, on %s", (_name
     cleanups.push(() => target.dispose());
     const server = await serve(target);
     const runId = await prepare(server.url);
+    // How slow this machine answers right now, and connections in the pool, as under load.
+    const calibration = await burst(server.url, runId);
+    expect(calibration.filter((a) => a.status !== 200)).toEqual([]);
     const outside = knexFactory({ client: "pg", connection: target.adminUrl, pool: { min: 0, max: 1 } });
     const session = await outside.transaction();
     cleanups.push(async () => {
@@ -206,7 +226,7 @@ describe.each(lockTargets)("a table lock held by another session, on %s", (_name
     await session.raw("LOCK TABLE runs IN ACCESS EXCLUSIVE MODE");
 
     const answers = await burst(server.url, runId);
-    expectBounded(answers);
+    expectBounded(answers, calibration);
     const writes = answers.filter((a) => a.what === "runs/log-metric");
     expect(writes.every((a) => a.status === 503)).toBe(true);
     const messages = new Set(writes.map((a) => a.body.message));
@@ -241,23 +261,24 @@ function signalCluster(postmaster: number, signal: NodeJS.Signals): void {
   }
 }
 
-// Skipped until fixed: on the frozen cluster runs/get answered 500 INTERNAL_ERROR (an error the
-// classification in db/database-problems.ts does not know yet), and the embedded variant needs
-// more than the 60 s test timeout on a loaded machine. Both seen 2026-11-25; see the branch report.
-describe.skip.each(freezeTargets)("a frozen database: %s", (_name, makeTarget) => {
-  it("answers every request within the timeouts while PostgreSQL is stopped, and serves again after", async () => {
+describe.each(freezeTargets)("a frozen database: %s", (_name, makeTarget) => {
+  it("answers every request within the timeouts while PostgreSQL is stopped, and serves again after", {
+    timeout: 180_000,
+  }, async () => {
     const target = await makeTarget();
     cleanups.push(() => target.dispose());
     const server = await serve(target);
     const runId = await prepare(server.url);
-    // Connections in the pool, as under load.
-    await burst(server.url, runId);
+    // How slow this machine answers right now, and connections in the pool, as under load.
+    const calibration = await burst(server.url, runId);
+    expect(calibration.filter((a) => a.status !== 200)).toEqual([]);
     const postmaster = target.postmasterPid();
-    signalCluster(postmaster, "SIGSTOP");
+    // Registered first: PostgreSQL goes on whatever fails below (afterEach runs it before stopping the server).
     cleanups.push(() => signalCluster(postmaster, "SIGCONT"));
+    signalCluster(postmaster, "SIGSTOP");
 
     const answers = await burst(server.url, runId);
-    expectBounded(answers);
+    expectBounded(answers, calibration);
     expect(answers.filter((a) => a.status === 200)).toEqual([]);
     expect(answers.filter((a) => a.what === "health/ready").map((a) => a.status)).toEqual([503, 503, 503, 503, 503]);
     const logged = new Set(problemsLogged(server));
