@@ -88,25 +88,55 @@ async function prepare(base: string): Promise<string> {
   return ((await response.json()) as { run: { info: { run_id: string } } }).run.info.run_id;
 }
 
+const logMetric = (base: string, runId: string, step: number) =>
+  ask(base, "runs/log-metric", "POST", "/api/2.0/tracker/runs/log-metric", {
+    run_id: runId,
+    key: "m",
+    value: step,
+    timestamp: 1_700_000_000_000,
+    step,
+  });
+
 /** 20 metric writes, 5 run reads, 5 experiment reads and 5 readiness probes at once. */
 function burst(base: string, runId: string): Promise<Answer[]> {
   const requests: Array<Promise<Answer>> = [];
-  for (let i = 0; i < 20; i++)
-    requests.push(
-      ask(base, "runs/log-metric", "POST", "/api/2.0/tracker/runs/log-metric", {
-        run_id: runId,
-        key: "m",
-        value: i,
-        timestamp: 1_700_000_000_000,
-        step: i,
-      }),
-    );
+  for (let i = 0; i < 20; i++) requests.push(logMetric(base, runId, i));
   for (let i = 0; i < 5; i++) {
     requests.push(ask(base, "runs/get", "GET", `/api/2.0/tracker/runs/get?run_id=${runId}`));
     requests.push(ask(base, "experiments/get", "GET", "/api/2.0/tracker/experiments/get?experiment_id=0"));
     requests.push(ask(base, "health/ready", "GET", "/health/ready"));
   }
   return Promise.all(requests);
+}
+
+/**
+ * Each kind of request of the burst once, one after the other, all 200: the server serves. Not as
+ * a burst: 35 requests at once on a loaded machine may rightly get 503 from the tests' short
+ * timeouts (a readiness probe waiting 0.5 s for a connection, a write 1 s) with a healthy database.
+ */
+async function expectServing(base: string, runId: string): Promise<void> {
+  const answers: Answer[] = [];
+  answers.push(await logMetric(base, runId, 1000));
+  answers.push(await ask(base, "runs/get", "GET", `/api/2.0/tracker/runs/get?run_id=${runId}`));
+  answers.push(await ask(base, "experiments/get", "GET", "/api/2.0/tracker/experiments/get?experiment_id=0"));
+  answers.push(await ask(base, "health/ready", "GET", "/health/ready"));
+  expect(answers.filter((a) => a.status !== 200).map((a) => `${a.what} ${a.status} ${a.body.message}`)).toEqual([]);
+}
+
+/** A 503 TEMPORARILY_UNAVAILABLE with Retry-After, the answer the server gives when the database is late. */
+const isTemporarilyUnavailable = (a: Answer): boolean =>
+  a.status === 503 && a.body.error_code === "TEMPORARILY_UNAVAILABLE" && /^\d+$/.test(a.retryAfter ?? "");
+
+/**
+ * The burst that calibrates the bound (allowanceFor), on the free database. It also fills the
+ * pool, as under load. Its answers are 200, or 503 where the loaded machine made a request wait
+ * past the tests' short timeouts (which only widens the allowance).
+ */
+async function calibrate(base: string, runId: string): Promise<Answer[]> {
+  const calibration = await burst(base, runId);
+  expect(calibration.filter((a) => a.status !== 200 && !isTemporarilyUnavailable(a))).toEqual([]);
+  expect(calibration.some((a) => a.status === 200)).toBe(true);
+  return calibration;
 }
 
 /**
@@ -117,11 +147,7 @@ function expectBounded(answers: Answer[], calibration: Answer[]): void {
   const allowance = allowanceFor(calibration);
   const late = answers.filter((a) => a.ms > (a.what === "health/ready" ? READY_WAIT_MS : DATABASE_WAIT_MS) + allowance);
   expect(late, `answers later than the bound (load allowance ${allowance} ms)`).toEqual([]);
-  const wrong = answers.filter(
-    (a) =>
-      a.status !== 200 &&
-      !(a.status === 503 && a.body.error_code === "TEMPORARILY_UNAVAILABLE" && /^\d+$/.test(a.retryAfter ?? "")),
-  );
+  const wrong = answers.filter((a) => a.status !== 200 && !isTemporarilyUnavailable(a));
   expect(wrong, "answers other than 200 or 503 TEMPORARILY_UNAVAILABLE with Retry-After").toEqual([]);
 }
 
@@ -213,9 +239,7 @@ describe.each(lockTargets)("a table lock held by another session, on %s", (_name
     cleanups.push(() => target.dispose());
     const server = await serve(target);
     const runId = await prepare(server.url);
-    // How slow this machine answers right now, and connections in the pool, as under load.
-    const calibration = await burst(server.url, runId);
-    expect(calibration.filter((a) => a.status !== 200)).toEqual([]);
+    const calibration = await calibrate(server.url, runId);
     const outside = knexFactory({ client: "pg", connection: target.adminUrl, pool: { min: 0, max: 1 } });
     const session = await outside.transaction();
     cleanups.push(async () => {
@@ -238,15 +262,7 @@ describe.each(lockTargets)("a table lock held by another session, on %s", (_name
     expect(server.output()).not.toContain("database unreachable");
 
     await session.rollback();
-    const after = await ask(server.url, "log-metric", "POST", "/api/2.0/tracker/runs/log-metric", {
-      run_id: runId,
-      key: "m",
-      value: 1,
-      timestamp: 1_700_000_000_000,
-      step: 100,
-    });
-    expect(after.status).toBe(200);
-    expect((await ask(server.url, "ready", "GET", "/health/ready")).status).toBe(200);
+    await expectServing(server.url, runId);
   });
 });
 
@@ -269,9 +285,7 @@ describe.each(freezeTargets)("a frozen database: %s", (_name, makeTarget) => {
     cleanups.push(() => target.dispose());
     const server = await serve(target);
     const runId = await prepare(server.url);
-    // How slow this machine answers right now, and connections in the pool, as under load.
-    const calibration = await burst(server.url, runId);
-    expect(calibration.filter((a) => a.status !== 200)).toEqual([]);
+    const calibration = await calibrate(server.url, runId);
     const postmaster = target.postmasterPid();
     // Registered first: PostgreSQL goes on whatever fails below (afterEach runs it before stopping the server).
     cleanups.push(() => signalCluster(postmaster, "SIGCONT"));
@@ -295,7 +309,6 @@ describe.each(freezeTargets)("a frozen database: %s", (_name, makeTarget) => {
       if (ready !== 200) await new Promise((r) => setTimeout(r, 100));
     }
     expect(ready).toBe(200);
-    const again = await burst(server.url, runId);
-    expect(again.filter((a) => a.status !== 200).map((a) => `${a.what} ${a.status} ${a.body.message}`)).toEqual([]);
+    await expectServing(server.url, runId);
   });
 });
