@@ -5,7 +5,15 @@ export default defineConfig({
   test: {
     reporters,
     projects: [
-      { test: { name: "unit", include: ["src/**/*.test.{ts,tsx}"], environment: "jsdom" } },
+      {
+        test: {
+          name: "unit",
+          include: ["src/**/*.test.{ts,tsx}"],
+          environment: "jsdom",
+          // The first render and DOM queries of a file, outside the tests' 5 s timeout.
+          setupFiles: ["src/testing/warm-up-dom-queries.ts"],
+        },
+      },
       {
         test: {
           name: "e2e",

@@ -24,12 +24,25 @@ import {
 
 const TIMEOUT_FLAGS = ["--statement-timeout", "1s", "--db-acquire-timeout", "1s", "--readiness-timeout", "500ms"];
 /**
- * The longest an answer may take: a connection's wait (1 s), a statement's no-answer limit (1 s +
- * 1 s margin), and room for a loaded 2-core machine (answers of 6.5 s were seen under load). Without the timeouts these requests hung for
- * as long as the lock was held or the database frozen.
+ * The longest the server itself may make a request wait on the database with TIMEOUT_FLAGS: a
+ * pooled connection's wait (1 s), then a statement's no-answer limit (the 1 s statement timeout
+ * plus db/connect.ts's noAnswerMargin, 1 s). Readiness has its own 0.5 s.
  */
-const ANSWER_WITHIN_MS = 10_000;
-const READY_WITHIN_MS = 3_000;
+const DATABASE_WAIT_MS = 3_000;
+const READY_WAIT_MS = 500;
+
+/**
+ * What an answer costs on this machine at this moment besides waiting for the database: the
+ * slowest answer of the same burst on the same server with the database free, just before. On an
+ * idle machine that is tens of ms; with 2 cores shared by many test processes it was seconds, and
+ * a fixed bound (the lock test's answers took 6.5 s under load) either fails there or is too loose
+ * to show anything on an idle machine. Twice the calibration plus 1 s absorbs the load changing
+ * between the two bursts; a request that waited for the lock or the frozen database (what issue
+ * 28 saw) waits as long as they last, which the tests make far longer.
+ */
+function allowanceFor(calibration: Answer[]): number {
+  return 2 * Math.max(...calibration.map((a) => a.ms)) + 1_000;
+}
 
 interface Answer {
   what: string;
@@ -75,19 +88,19 @@ async function prepare(base: string): Promise<string> {
   return ((await response.json()) as { run: { info: { run_id: string } } }).run.info.run_id;
 }
 
+const logMetric = (base: string, runId: string, step: number) =>
+  ask(base, "runs/log-metric", "POST", "/api/2.0/tracker/runs/log-metric", {
+    run_id: runId,
+    key: "m",
+    value: step,
+    timestamp: 1_700_000_000_000,
+    step,
+  });
+
 /** 20 metric writes, 5 run reads, 5 experiment reads and 5 readiness probes at once. */
 function burst(base: string, runId: string): Promise<Answer[]> {
   const requests: Array<Promise<Answer>> = [];
-  for (let i = 0; i < 20; i++)
-    requests.push(
-      ask(base, "runs/log-metric", "POST", "/api/2.0/tracker/runs/log-metric", {
-        run_id: runId,
-        key: "m",
-        value: i,
-        timestamp: 1_700_000_000_000,
-        step: i,
-      }),
-    );
+  for (let i = 0; i < 20; i++) requests.push(logMetric(base, runId, i));
   for (let i = 0; i < 5; i++) {
     requests.push(ask(base, "runs/get", "GET", `/api/2.0/tracker/runs/get?run_id=${runId}`));
     requests.push(ask(base, "experiments/get", "GET", "/api/2.0/tracker/experiments/get?experiment_id=0"));
@@ -96,15 +109,45 @@ function burst(base: string, runId: string): Promise<Answer[]> {
   return Promise.all(requests);
 }
 
-/** Every answer in time; every one that is not 200 a 503 TEMPORARILY_UNAVAILABLE with Retry-After. */
-function expectBounded(answers: Answer[]): void {
-  const late = answers.filter((a) => a.ms > (a.what === "health/ready" ? READY_WITHIN_MS : ANSWER_WITHIN_MS));
-  expect(late, "answers later than the bound").toEqual([]);
-  const wrong = answers.filter(
-    (a) =>
-      a.status !== 200 &&
-      !(a.status === 503 && a.body.error_code === "TEMPORARILY_UNAVAILABLE" && /^\d+$/.test(a.retryAfter ?? "")),
-  );
+/**
+ * Each kind of request of the burst once, one after the other, all 200: the server serves. Not as
+ * a burst: 35 requests at once on a loaded machine may rightly get 503 from the tests' short
+ * timeouts (a readiness probe waiting 0.5 s for a connection, a write 1 s) with a healthy database.
+ */
+async function expectServing(base: string, runId: string): Promise<void> {
+  const answers: Answer[] = [];
+  answers.push(await logMetric(base, runId, 1000));
+  answers.push(await ask(base, "runs/get", "GET", `/api/2.0/tracker/runs/get?run_id=${runId}`));
+  answers.push(await ask(base, "experiments/get", "GET", "/api/2.0/tracker/experiments/get?experiment_id=0"));
+  answers.push(await ask(base, "health/ready", "GET", "/health/ready"));
+  expect(answers.filter((a) => a.status !== 200).map((a) => `${a.what} ${a.status} ${a.body.message}`)).toEqual([]);
+}
+
+/** A 503 TEMPORARILY_UNAVAILABLE with Retry-After, the answer the server gives when the database is late. */
+const isTemporarilyUnavailable = (a: Answer): boolean =>
+  a.status === 503 && a.body.error_code === "TEMPORARILY_UNAVAILABLE" && /^\d+$/.test(a.retryAfter ?? "");
+
+/**
+ * The burst that calibrates the bound (allowanceFor), on the free database. It also fills the
+ * pool, as under load. Its answers are 200, or 503 where the loaded machine made a request wait
+ * past the tests' short timeouts (which only widens the allowance).
+ */
+async function calibrate(base: string, runId: string): Promise<Answer[]> {
+  const calibration = await burst(base, runId);
+  expect(calibration.filter((a) => a.status !== 200 && !isTemporarilyUnavailable(a))).toEqual([]);
+  expect(calibration.some((a) => a.status === 200)).toBe(true);
+  return calibration;
+}
+
+/**
+ * Every answer within the server's own limit on database waits plus what the machine's load adds
+ * (allowanceFor); every one that is not 200 a 503 TEMPORARILY_UNAVAILABLE with Retry-After.
+ */
+function expectBounded(answers: Answer[], calibration: Answer[]): void {
+  const allowance = allowanceFor(calibration);
+  const late = answers.filter((a) => a.ms > (a.what === "health/ready" ? READY_WAIT_MS : DATABASE_WAIT_MS) + allowance);
+  expect(late, `answers later than the bound (load allowance ${allowance} ms)`).toEqual([]);
+  const wrong = answers.filter((a) => a.status !== 200 && !isTemporarilyUnavailable(a));
   expect(wrong, "answers other than 200 or 503 TEMPORARILY_UNAVAILABLE with Retry-After").toEqual([]);
 }
 
@@ -196,6 +239,7 @@ describe.each(lockTargets)("a table lock held by another session, on %s", (_name
     cleanups.push(() => target.dispose());
     const server = await serve(target);
     const runId = await prepare(server.url);
+    const calibration = await calibrate(server.url, runId);
     const outside = knexFactory({ client: "pg", connection: target.adminUrl, pool: { min: 0, max: 1 } });
     const session = await outside.transaction();
     cleanups.push(async () => {
@@ -206,7 +250,7 @@ describe.each(lockTargets)("a table lock held by another session, on %s", (_name
     await session.raw("LOCK TABLE runs IN ACCESS EXCLUSIVE MODE");
 
     const answers = await burst(server.url, runId);
-    expectBounded(answers);
+    expectBounded(answers, calibration);
     const writes = answers.filter((a) => a.what === "runs/log-metric");
     expect(writes.every((a) => a.status === 503)).toBe(true);
     const messages = new Set(writes.map((a) => a.body.message));
@@ -218,15 +262,7 @@ describe.each(lockTargets)("a table lock held by another session, on %s", (_name
     expect(server.output()).not.toContain("database unreachable");
 
     await session.rollback();
-    const after = await ask(server.url, "log-metric", "POST", "/api/2.0/tracker/runs/log-metric", {
-      run_id: runId,
-      key: "m",
-      value: 1,
-      timestamp: 1_700_000_000_000,
-      step: 100,
-    });
-    expect(after.status).toBe(200);
-    expect((await ask(server.url, "ready", "GET", "/health/ready")).status).toBe(200);
+    await expectServing(server.url, runId);
   });
 });
 
@@ -241,23 +277,22 @@ function signalCluster(postmaster: number, signal: NodeJS.Signals): void {
   }
 }
 
-// Skipped until fixed: on the frozen cluster runs/get answered 500 INTERNAL_ERROR (an error the
-// classification in db/database-problems.ts does not know yet), and the embedded variant needs
-// more than the 60 s test timeout on a loaded machine. Both seen 2026-11-25; see the branch report.
-describe.skip.each(freezeTargets)("a frozen database: %s", (_name, makeTarget) => {
-  it("answers every request within the timeouts while PostgreSQL is stopped, and serves again after", async () => {
+describe.each(freezeTargets)("a frozen database: %s", (_name, makeTarget) => {
+  it("answers every request within the timeouts while PostgreSQL is stopped, and serves again after", {
+    timeout: 180_000,
+  }, async () => {
     const target = await makeTarget();
     cleanups.push(() => target.dispose());
     const server = await serve(target);
     const runId = await prepare(server.url);
-    // Connections in the pool, as under load.
-    await burst(server.url, runId);
+    const calibration = await calibrate(server.url, runId);
     const postmaster = target.postmasterPid();
-    signalCluster(postmaster, "SIGSTOP");
+    // Registered first: PostgreSQL goes on whatever fails below (afterEach runs it before stopping the server).
     cleanups.push(() => signalCluster(postmaster, "SIGCONT"));
+    signalCluster(postmaster, "SIGSTOP");
 
     const answers = await burst(server.url, runId);
-    expectBounded(answers);
+    expectBounded(answers, calibration);
     expect(answers.filter((a) => a.status === 200)).toEqual([]);
     expect(answers.filter((a) => a.what === "health/ready").map((a) => a.status)).toEqual([503, 503, 503, 503, 503]);
     const logged = new Set(problemsLogged(server));
@@ -274,7 +309,6 @@ describe.skip.each(freezeTargets)("a frozen database: %s", (_name, makeTarget) =
       if (ready !== 200) await new Promise((r) => setTimeout(r, 100));
     }
     expect(ready).toBe(200);
-    const again = await burst(server.url, runId);
-    expect(again.filter((a) => a.status !== 200).map((a) => `${a.what} ${a.status} ${a.body.message}`)).toEqual([]);
+    await expectServing(server.url, runId);
   });
 });

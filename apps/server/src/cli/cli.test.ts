@@ -260,6 +260,39 @@ describe.each(testDatabases())("tracker CLI on %s", (kind) => {
     }
   });
 
+  // A server process on a fresh database: its start took 45-60 s with the 2 cores loaded 30 times over.
+  it("names --artifacts-destination in the start-up line, where uploads go (issue 28, item 6)", {
+    timeout: 180_000,
+  }, async () => {
+    const store = await backendStore(kind);
+    disposers.push(store.dispose);
+    const destination = fs.mkdtempSync(path.join(os.tmpdir(), "tracker-cli-dest-"));
+    const server = await startServerProcess(
+      ["--backend-store-uri", store.uri, "--artifacts-destination", destination],
+      {
+        env: { ...store.env, LOG_LEVEL: "info" },
+      },
+    );
+    try {
+      const startup = server
+        .output()
+        .split("\n")
+        .filter((line) => line.includes('"startup":true'))
+        .map((line) => JSON.parse(line) as { artifactsDestination?: string; artifactRoot?: string })[0];
+      expect(startup?.artifactsDestination).toBe(destination);
+      expect(JSON.stringify(startup)).not.toContain(path.join(".tracker", "artifacts"));
+      const upload = await fetch(`${server.url}/api/2.0/mlflow-artifacts/artifacts/0/check/file.txt`, {
+        method: "PUT",
+        body: "stored",
+      });
+      expect(upload.status, await upload.text()).toBe(200);
+      expect(fs.readFileSync(path.join(destination, "0", "check", "file.txt"), "utf8")).toBe("stored");
+    } finally {
+      expect(await server.stop()).toBe(0);
+      fs.rmSync(destination, { recursive: true, force: true });
+    }
+  });
+
   it.runIf(kind === "postgres")("runs two workers on one database", async () => {
     const store = await backendStore(kind);
     disposers.push(store.dispose);

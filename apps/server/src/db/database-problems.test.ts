@@ -22,6 +22,11 @@ describe("databaseProblemOf", () => {
       "unreachable",
     ],
     ["a statement with no answer (pg query_timeout)", new Error("Query read timeout"), "no answer"],
+    [
+      "a statement run by knex with no answer (knex prefixes the SQL)",
+      new Error("SELECT e.*\n FROM experiments e WHERE e.experiment_id IN ($1) - Query read timeout"),
+      "no answer",
+    ],
     ["a refused connection", withCode("ECONNREFUSED"), "unreachable"],
     [
       "a restarting embedded server's missing socket",
@@ -40,6 +45,7 @@ describe("databaseProblemOf", () => {
     ["a data exception", withCode("22P02")],
     ["a file not found", withCode("ENOENT", "ENOENT: no such file or directory, open '/x'")],
     ["a plain bug", new TypeError("x is undefined")],
+    ["a message that only mentions the timeout", new Error("Query read timeout was set too low")],
     ["no error at all", undefined],
   ])("leaves %s alone", (_what, err) => {
     expect(databaseProblemOf(err)).toBeUndefined();

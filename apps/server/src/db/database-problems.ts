@@ -54,8 +54,12 @@ const UNREACHABLE_NODE_CODES = new Set([
 // `connect ENOENT <socket>`: the embedded server's unix socket is gone while it restarts.
 const UNREACHABLE_MESSAGE =
   /Connection terminated|connect (ECONNREFUSED|ENOENT)|timeout exceeded when trying to connect|Client has encountered a connection error|Connection ended unexpectedly|terminating connection due to administrator command|the database system is (starting up|shutting down|in recovery mode)/i;
-/** pg's error when query_timeout passed (db/connect.ts). */
-const NO_ANSWER_MESSAGE = /^Query read timeout$/;
+/**
+ * pg's error when query_timeout passed (db/connect.ts). Alone when the statement went straight to
+ * pg (store/prepared.ts); knex prefixes the statement's SQL and " - " to the message of an error
+ * from a statement it ran.
+ */
+const NO_ANSWER_MESSAGE = /(?:^| - )Query read timeout$/;
 
 interface ErrorLike {
   name?: string;
