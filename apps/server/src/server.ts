@@ -5,6 +5,7 @@ import type { AddressInfo } from "node:net";
 import type { TrackerConfig } from "./config/config.js";
 import { redactUrl } from "./db/redact-url.js";
 import { connectDatabase, migrateLatest, type Database } from "./db/connect.js";
+import { withMigrationLock } from "./db/migration-lock.js";
 import { ensureDefaultExperiment } from "./core/experiments.js";
 import { sweepUploads } from "./core/artifacts.js";
 import { seedFromTemplate } from "./db/pglite-template.js";
@@ -52,16 +53,23 @@ const postgresOptions = (config: TrackerConfig) => ({
 
 /**
  * Applies pending migrations. On PostgreSQL over a connection of its own without the statement
- * timeout: a migration rewrites whole tables, and may take longer than any request should.
+ * timeout (a migration rewrites whole tables, and may take longer than any request should), and
+ * one server process at a time (db/migration-lock.ts): several may start at once.
  */
 async function migrate(database: Database, logger?: Logger): Promise<void> {
   if (!database.url) return migrateLatest(database.knex);
-  const untimed = connectDatabase({ databaseUrl: database.url, poolMax: 1, statementTimeoutMs: 0, logger });
-  try {
-    await migrateLatest(untimed.knex);
-  } finally {
-    await untimed.close();
-  }
+  const url = database.url;
+  await withMigrationLock(url, async () => {
+    const untimed = connectDatabase({ databaseUrl: url, poolMax: 1, statementTimeoutMs: 0, logger });
+    try {
+      // Holding the lock, no other server is migrating: a knex lock left set by a process killed
+      // mid-migration (its migration rolled back with its connection) would block every start.
+      await untimed.knex.migrate.forceFreeMigrationsLock();
+      await migrateLatest(untimed.knex);
+    } finally {
+      await untimed.close();
+    }
+  });
 }
 
 /** The embedded database (see db/embedded-database.ts), stopped when the pool closes. */
