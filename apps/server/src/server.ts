@@ -5,6 +5,7 @@ import type { AddressInfo } from "node:net";
 import type { TrackerConfig } from "./config/config.js";
 import { redactUrl } from "./db/redact-url.js";
 import { connectDatabase, migrateLatest, type Database } from "./db/connect.js";
+import { withMigrationLock } from "./db/migration-lock.js";
 import { ensureDefaultExperiment } from "./core/experiments.js";
 import { sweepUploads } from "./core/artifacts.js";
 import { seedFromTemplate } from "./db/pglite-template.js";
@@ -22,7 +23,15 @@ export interface RunningServer {
   port: number;
   database: Database;
   logger: Logger;
-  /** Stops accepting connections, lets in-flight requests finish, closes the pool. */
+  /**
+   * Shuts down as a server behind a load balancer should: for `config.shutdownDelayMs` keeps
+   * serving while /health/ready answers 503 and every answer closes its connection, then closes.
+   */
+  drain(): Promise<void>;
+  /**
+   * Stops accepting connections, lets in-flight requests finish (at most `config.drainTimeoutMs`,
+   * then cuts them), closes the pool.
+   */
   close(): Promise<void>;
 }
 
@@ -52,16 +61,23 @@ const postgresOptions = (config: TrackerConfig) => ({
 
 /**
  * Applies pending migrations. On PostgreSQL over a connection of its own without the statement
- * timeout: a migration rewrites whole tables, and may take longer than any request should.
+ * timeout (a migration rewrites whole tables, and may take longer than any request should), and
+ * one server process at a time (db/migration-lock.ts): several may start at once.
  */
 async function migrate(database: Database, logger?: Logger): Promise<void> {
   if (!database.url) return migrateLatest(database.knex);
-  const untimed = connectDatabase({ databaseUrl: database.url, poolMax: 1, statementTimeoutMs: 0, logger });
-  try {
-    await migrateLatest(untimed.knex);
-  } finally {
-    await untimed.close();
-  }
+  const url = database.url;
+  await withMigrationLock(url, async () => {
+    const untimed = connectDatabase({ databaseUrl: url, poolMax: 1, statementTimeoutMs: 0, logger });
+    try {
+      // Holding the lock, no other server is migrating: a knex lock left set by a process killed
+      // mid-migration (its migration rolled back with its connection) would block every start.
+      await untimed.knex.migrate.forceFreeMigrationsLock();
+      await migrateLatest(untimed.knex);
+    } finally {
+      await untimed.close();
+    }
+  });
 }
 
 /** The embedded database (see db/embedded-database.ts), stopped when the pool closes. */
@@ -109,7 +125,8 @@ export async function startServer(
   options: StartOptions = {},
 ): Promise<RunningServer> {
   const database = await openDatabase(config, logger);
-  const services: Services = { knex: database.knex, databaseKind: database.kind, config };
+  const lifecycle = { draining: false };
+  const services: Services = { knex: database.knex, databaseKind: database.kind, config, lifecycle };
   if (config.auth === "users") {
     const admin = await ensureAdmin(database.knex, config.authAdmin);
     if (admin === "created") logger.info({ username: config.authAdmin?.username }, "created the admin user");
@@ -146,17 +163,33 @@ export async function startServer(
   const firstProcess = !cluster.isWorker || cluster.worker?.id === 1;
   logger[firstProcess ? "info" : "debug"](startup, "tracker server listening");
   let closing: Promise<void> | undefined;
+  const close = () => {
+    closing ??= (async () => {
+      lifecycle.draining = true;
+      const cut = await connections.close(config.drainTimeoutMs);
+      if (cut > 0)
+        logger.warn(
+          { requests: cut, drainTimeoutMs: config.drainTimeoutMs },
+          "drain timeout: closed the connections of requests still in flight",
+        );
+      await database.close();
+    })();
+    return closing;
+  };
   return {
     url,
     port,
     database,
     logger,
-    close() {
-      closing ??= (async () => {
-        await connections.close();
-        await database.close();
-      })();
-      return closing;
+    async drain() {
+      lifecycle.draining = true;
+      connections.drain();
+      if (config.shutdownDelayMs > 0) {
+        logger.info({ shutdownDelayMs: config.shutdownDelayMs }, "draining: readiness answers 503 before closing");
+        await new Promise((resolve) => setTimeout(resolve, config.shutdownDelayMs));
+      }
+      await close();
     },
+    close,
   };
 }

@@ -1,78 +1,34 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { TrackerClient } from "@tracker-ml/client";
-import { createClient as createExtClient } from "@tracker-ml/client/ext";
-import { createClient as createClientC } from "@tracker-ml/client/rev-c";
 import { serverProcessDatabases } from "@tracker/testing";
-import { coverage, coverageTable } from "./harness/coverage.js";
-import type { ExtContext, ExtScenario } from "./harness/ext-scenario.js";
-import { Recorder } from "./harness/recorder.js";
-import { AUTH_TOKEN, startContractServer, type ContractServer } from "./harness/servers.js";
+import { extContractSuite } from "./harness/ext-contract-suite.js";
+import { AUTH_TOKEN, startContractServer } from "./harness/servers.js";
 
 /**
  * The contract of tracker's own operations (spec/ext.yaml), as contract.test.ts is for the
  * revisions: the published client against the real server process, every answer validated by Ajv
  * against ext.yaml, and every ext operation exercised with every status it documents. The
- * scenarios live one concern per file in src/ext-scenarios/.
+ * scenarios live one concern per file in src/ext-scenarios/; multi-server-contract.test.ts runs
+ * the same scenarios across three servers.
  */
 
-const scenarioDir = path.join(path.dirname(fileURLToPath(import.meta.url)), "ext-scenarios");
-const scenarios: ExtScenario[] = await Promise.all(
-  fs
-    .readdirSync(scenarioDir)
-    .filter((f) => f.endsWith(".scenario.ts"))
-    .sort()
-    .map(
-      async (f) =>
-        ((await import(pathToFileURL(path.join(scenarioDir, f)).href)) as { scenario: ExtScenario }).scenario,
-    ),
-);
-
-describe.each(serverProcessDatabases())("contract: client x server x ext.yaml on %s", (kind) => {
-  const recorder = new Recorder();
-  let server: ContractServer;
-  let authServer: ContractServer;
-  let ctx: ExtContext;
-  let artifacts: string;
-
-  beforeAll(async () => {
+for (const kind of serverProcessDatabases()) {
+  extContractSuite(`contract: client x server x ext.yaml on ${kind}`, kind, async () => {
     // Artifacts in a folder of their own; uploads above 1 MiB are refused (the scenario proves the 413).
-    artifacts = fs.mkdtempSync(path.join(os.tmpdir(), "tracker-contract-artifacts-"));
+    const artifacts = fs.mkdtempSync(path.join(os.tmpdir(), "tracker-contract-artifacts-"));
     const env = { TRACKER_ARTIFACTS_DESTINATION: artifacts, TRACKER_MAX_ARTIFACT_SIZE: "1MiB" };
-    [server, authServer] = await Promise.all([
+    const [server, authServer] = await Promise.all([
       startContractServer(kind, env),
       startContractServer(kind, { ...env, TRACKER_AUTH_TOKEN: AUTH_TOKEN }),
     ]);
-    const options = { baseUrl: server.url, retry: false as const };
-    ctx = {
-      kind,
-      url: server.url,
+    return {
+      urls: [server.url],
       authUrl: authServer.url,
-      ext: createExtClient({ ...options, fetch: recorder.fetchFor("ext") }),
-      unauthenticated: createExtClient({ baseUrl: authServer.url, retry: false, fetch: recorder.fetchFor("ext") }),
-      c: createClientC({ ...options, fetch: recorder.fetchFor("c") }),
-      client: new TrackerClient({ ...options, fetch: recorder.fetchByPath() }),
-      fetch: recorder.fetchFor("ext"),
+      async stop() {
+        await Promise.all([server.stop(), authServer.stop()]);
+        fs.rmSync(artifacts, { recursive: true, force: true });
+      },
     };
   });
-  afterAll(async () => {
-    await Promise.all([server?.stop(), authServer?.stop()]);
-    fs.rmSync(artifacts, { recursive: true, force: true });
-  });
-
-  for (const scenario of scenarios) it(scenario.name, () => scenario.run(ctx));
-
-  it("every answer matched its spec, and every ext operation was exercised with each documented status", () => {
-    expect(recorder.violations()).toEqual([]);
-    const rows = coverage(recorder.operations(["ext"]), recorder.exchanges);
-    console.log(
-      `\next.yaml contract coverage on ${kind} (exchanges per status; 500 and 503 are exempt):\n${coverageTable(rows)}\n`,
-    );
-    expect(rows.filter((r) => r.missing.length > 0).map((r) => `${r.op.operationId}: ${r.missing.join(", ")}`)).toEqual(
-      [],
-    );
-  });
-});
+}

@@ -51,3 +51,9 @@ export {
   type Snapshot,
 } from "./checks.js";
 export { CHROMIUM_ARGS, CHROMIUM_PATH } from "./chromium.js";
+export {
+  GROUP_START_TIMEOUT_MS,
+  sharedArtifactsDestination,
+  startServerGroup,
+  type ServerGroup,
+} from "./server-group.js";

@@ -76,6 +76,15 @@ describe("tracker CLI: flags and environment", () => {
       configFromFlags({ maxInFlightRequests: 8, bodyTimeout: 120_000 }, { TRACKER_BODY_TIMEOUT: "5" }),
     ).toMatchObject({ maxInFlightRequests: 8, bodyTimeoutMs: 120_000 });
     expect(configFromFlags({}, { TRACKER_BODY_TIMEOUT: "2m" }).bodyTimeoutMs).toBe(120_000);
+    // Shutdown: no delay and a 30 s drain by default; the environment, then the flags.
+    expect(configFromFlags({}, {})).toMatchObject({ shutdownDelayMs: 0, drainTimeoutMs: 30_000 });
+    expect(configFromFlags({}, { TRACKER_SHUTDOWN_DELAY: "15s", TRACKER_DRAIN_TIMEOUT: "0" })).toMatchObject({
+      shutdownDelayMs: 15_000,
+      drainTimeoutMs: 0,
+    });
+    expect(
+      configFromFlags({ shutdownDelay: 500, drainTimeout: 120_000 }, { TRACKER_SHUTDOWN_DELAY: "15s" }),
+    ).toMatchObject({ shutdownDelayMs: 500, drainTimeoutMs: 120_000 });
     for (const bad of ["-1", "301", "1.5", "lots"])
       expect(() => configFromFlags({}, { TRACKER_HEAP_GROWTH_PERCENT: bad })).toThrow(ConfigError);
   });
@@ -163,6 +172,8 @@ describe("tracker CLI: flags and environment", () => {
       "--heap-growth-percent",
       "--max-in-flight-requests",
       "--body-timeout",
+      "--shutdown-delay",
+      "--drain-timeout",
     ])
       expect(server.stdout).toContain(flag);
   });
@@ -187,6 +198,8 @@ describe("tracker CLI: flags and environment", () => {
       { PORT: "70000" },
       { TRACKER_HEAP_GROWTH_PERCENT: "half" },
       { TRACKER_BODY_TIMEOUT: "1 week" },
+      { TRACKER_SHUTDOWN_DELAY: "soon" },
+      { TRACKER_DRAIN_TIMEOUT: "-1" },
       { TRACKER_MAX_IN_FLIGHT_REQUESTS: "many" },
     ]) {
       const envBad = await runCli(["server"], env);

@@ -16,6 +16,8 @@ import { checkPostgresReachable, redactUrl } from "./database-check.js";
 import { DEFAULT_HEAP_GROWTH_PERCENT, limitHeapGrowth, MAX_HEAP_GROWTH_PERCENT } from "../runtime/heap-growth.js";
 import {
   DEFAULT_BODY_TIMEOUT_MS,
+  DEFAULT_DRAIN_TIMEOUT_MS,
+  DEFAULT_SHUTDOWN_DELAY_MS,
   DEFAULT_MAX_IN_FLIGHT_REQUESTS,
   MAX_IN_FLIGHT_REQUESTS_LIMIT,
   parseCount,
@@ -213,7 +215,7 @@ async function runServer(
   const shutdown = (signal: string) => {
     server.logger.info({ signal }, "shutting down: finishing in-flight requests");
     server
-      .close()
+      .drain()
       .then(after)
       .then(
         () => process.exit(0),
@@ -283,6 +285,16 @@ export function buildProgram(): Command {
       "--body-timeout <duration>",
       `close a connection whose request body received nothing for this long (60, 60s, 500ms, 2m); a slow body that moves is never cut; 0: never (env TRACKER_BODY_TIMEOUT; default ${DEFAULT_BODY_TIMEOUT_MS / 1000}s)`,
       rangeOption((raw) => parseDurationMs(raw, "--body-timeout")),
+    )
+    .option(
+      "--shutdown-delay <duration>",
+      `after SIGTERM, keep serving this long with /health/ready answering 503 and every answer saying Connection: close, so a load balancer takes this server out first; set it above the balancer's health-check interval x unhealthy threshold (env TRACKER_SHUTDOWN_DELAY; default ${DEFAULT_SHUTDOWN_DELAY_MS / 1000}s)`,
+      rangeOption((raw) => parseDurationMs(raw, "--shutdown-delay")),
+    )
+    .option(
+      "--drain-timeout <duration>",
+      `after it stops accepting, wait at most this long for the requests in flight, then close their connections and exit; 0: no bound (env TRACKER_DRAIN_TIMEOUT; default ${DEFAULT_DRAIN_TIMEOUT_MS / 1000}s)`,
+      rangeOption((raw) => parseDurationMs(raw, "--drain-timeout")),
     )
     .action(serve);
 

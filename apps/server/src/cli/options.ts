@@ -39,6 +39,10 @@ export interface ServerFlags {
   maxInFlightRequests?: number;
   /** `--body-timeout`, in milliseconds. */
   bodyTimeout?: number;
+  /** `--shutdown-delay`, in milliseconds. */
+  shutdownDelay?: number;
+  /** `--drain-timeout`, in milliseconds. */
+  drainTimeout?: number;
 }
 
 export function parseIntegerOption(min: number, max: number) {
@@ -82,6 +86,8 @@ export function configFromFlags(flags: ServerFlags, env: NodeJS.ProcessEnv = pro
     overrides.authDefaultPermission = parseDefaultPermission(flags.authDefaultPermission);
   if (flags.maxInFlightRequests !== undefined) overrides.maxInFlightRequests = flags.maxInFlightRequests;
   if (flags.bodyTimeout !== undefined) overrides.bodyTimeoutMs = flags.bodyTimeout;
+  if (flags.shutdownDelay !== undefined) overrides.shutdownDelayMs = flags.shutdownDelay;
+  if (flags.drainTimeout !== undefined) overrides.drainTimeoutMs = flags.drainTimeout;
   const env2 = { ...env };
   if (flags.backendStoreUri !== undefined) {
     if (isPostgresUrl(flags.backendStoreUri)) {

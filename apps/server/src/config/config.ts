@@ -4,6 +4,8 @@ import { LOG_FORMATS, type LogFormat } from "../logging/logger.js";
 import { DEFAULT_HEAP_GROWTH_PERCENT, MAX_HEAP_GROWTH_PERCENT } from "../runtime/heap-growth.js";
 import {
   DEFAULT_BODY_TIMEOUT_MS,
+  DEFAULT_DRAIN_TIMEOUT_MS,
+  DEFAULT_SHUTDOWN_DELAY_MS,
   DEFAULT_MAX_IN_FLIGHT_REQUESTS,
   MAX_IN_FLIGHT_REQUESTS_LIMIT,
   parseCount,
@@ -115,6 +117,10 @@ export interface TrackerConfig {
   maxInFlightRequests: number;
   /** Milliseconds a request body may receive nothing before its connection is closed (0: never). See http/body-timeout.ts. */
   bodyTimeoutMs: number;
+  /** After SIGTERM, ms of serving with readiness 503 before the server stops accepting (0: none). See http/connections.ts. */
+  shutdownDelayMs: number;
+  /** After it stops accepting, ms the server waits for requests in flight (0: no bound). See http/connections.ts. */
+  drainTimeoutMs: number;
 }
 
 /**
@@ -339,5 +345,15 @@ export function loadConfig(
     bodyTimeoutMs:
       overrides.bodyTimeoutMs ??
       setting(env.TRACKER_BODY_TIMEOUT, DEFAULT_BODY_TIMEOUT_MS, (raw) => parseDurationMs(raw, "TRACKER_BODY_TIMEOUT")),
+    shutdownDelayMs:
+      overrides.shutdownDelayMs ??
+      setting(env.TRACKER_SHUTDOWN_DELAY, DEFAULT_SHUTDOWN_DELAY_MS, (raw) =>
+        parseDurationMs(raw, "TRACKER_SHUTDOWN_DELAY"),
+      ),
+    drainTimeoutMs:
+      overrides.drainTimeoutMs ??
+      setting(env.TRACKER_DRAIN_TIMEOUT, DEFAULT_DRAIN_TIMEOUT_MS, (raw) =>
+        parseDurationMs(raw, "TRACKER_DRAIN_TIMEOUT"),
+      ),
   };
 }

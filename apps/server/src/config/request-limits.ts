@@ -14,6 +14,17 @@ export const MAX_IN_FLIGHT_REQUESTS_LIMIT = 1_000_000;
 
 /** How long a request body may receive nothing before its connection is closed (TRACKER_BODY_TIMEOUT, --body-timeout; 0: never). */
 export const DEFAULT_BODY_TIMEOUT_MS = 60_000;
+/**
+ * After SIGTERM, how long the server keeps accepting and serving while /health/ready answers 503
+ * and every answer says `Connection: close`, so that a load balancer takes it out of rotation
+ * before it stops accepting (TRACKER_SHUTDOWN_DELAY, --shutdown-delay; 0: stop accepting at once).
+ */
+export const DEFAULT_SHUTDOWN_DELAY_MS = 0;
+/**
+ * After it stops accepting, how long the server waits for the requests in flight before it closes
+ * their connections and exits (TRACKER_DRAIN_TIMEOUT, --drain-timeout; 0: wait as long as they take).
+ */
+export const DEFAULT_DRAIN_TIMEOUT_MS = 30_000;
 const MAX_DURATION_MS = 24 * 3600 * 1000;
 
 const UNIT_MS: Readonly<Record<string, number>> = { ms: 1, s: 1000, m: 60_000, min: 60_000, h: 3_600_000 };

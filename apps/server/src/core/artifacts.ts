@@ -9,7 +9,6 @@ import { getRun } from "./runs.js";
 import { getModelVersion } from "./registry/model-versions.js";
 import { decodeOffsetToken, encodeOffsetToken } from "../search/page-token.js";
 import { findRunRow } from "../store/runs.js";
-import { isKnownActive, rememberActive } from "./active-runs-cache.js";
 import {
   baseName,
   checkArtifactPath,
@@ -42,6 +41,8 @@ export interface ArtifactStores {
   destinationRoot: LocalFolderStore;
 }
 
+// Store objects per configuration (they hold where artifacts live, never what is there): safe
+// with several server processes over one destination.
 const storesByConfig = new WeakMap<TrackerConfig, ArtifactStores>();
 
 export function artifactStores(config: TrackerConfig): ArtifactStores {
@@ -276,16 +277,17 @@ const RUN_ID = /^[0-9a-f]{32}$/;
 
 /**
  * Refuses a write below a deleted run: `<experiment_id>/<run_id>/artifacts/...` names the run
- * whose artifact URI it is (as tracker and MLflow lay proxied runs out).
+ * whose artifact URI it is (as tracker and MLflow lay proxied runs out). Asked of the database on
+ * every upload (one primary-key read): a per-process memo of runs seen active answered stale data
+ * when another server process (or a worker) deleted the run meanwhile.
  */
 async function refuseDeletedRun(services: Services, p: ArtifactPath): Promise<void> {
   const [, runId] = p.split("/");
-  if (!runId || !RUN_ID.test(runId) || isKnownActive(runId)) return;
+  if (!runId || !RUN_ID.test(runId)) return;
   const row = await findRunRow(services.knex, runId);
   if (row && row.lifecycle_stage !== "active") {
     throw invalidParameter(`The run ${runId} must be in the 'active' state. Current state is ${row.lifecycle_stage}.`);
   }
-  if (row) rememberActive(runId);
 }
 
 export async function uploadToDestination(

@@ -3,7 +3,6 @@ import { pathToFileURL } from "node:url";
 import type { Knex } from "knex";
 import type { TrackerConfig } from "../config/config.js";
 import type { Services } from "./services.js";
-import { forgetActiveRuns } from "./active-runs-cache.js";
 import { alreadyExists, invalidParameter, invalidState, notFound } from "./errors.js";
 import { checkExperimentName, checkKey, checkValue, LIMITS } from "./limits.js";
 import type { ExperimentRecord, KeyValue, Page, ViewType } from "./model.js";
@@ -117,10 +116,8 @@ export async function deleteExperiment(services: Services, id: number): Promise<
     if (!row || row.lifecycle_stage === "deleted") throw missing(id);
     const now = nowMs();
     await store.updateExperimentRow(trx, id, { lifecycle_stage: "deleted", last_update_time: now });
-    forgetActiveRuns();
     await store.setRunsDeletedWithExperiment(trx, id, true, now);
   });
-  forgetActiveRuns(); // again after the commit: an upload may have re-read the old state meanwhile
 }
 
 export async function restoreExperiment(services: Services, id: number): Promise<void> {

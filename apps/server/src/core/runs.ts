@@ -1,7 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { Knex } from "knex";
 import { runValueLimitsOf, tagNamespaceOf, type Services } from "./services.js";
-import { forgetActiveRuns } from "./active-runs-cache.js";
 import { invalidParameter, notFound } from "./errors.js";
 import { checkKey, checkValue, LIMITS, type ValueBound } from "./limits.js";
 import type { KeyValue, Page, RunRecord, RunStatus, ViewType } from "./model.js";
@@ -137,14 +136,12 @@ export async function setRunLifecycle(services: Services, runId: string, stage: 
     const row = await store.findRunRow(trx, runId, true);
     if (!row) throw runMissing(runId);
     if (row.lifecycle_stage === stage) return;
-    forgetActiveRuns();
     await store.updateRunRow(trx, runId, {
       lifecycle_stage: stage,
       deleted_time: stage === "deleted" ? nowMs() : null,
       deleted_with_experiment: false,
     });
   });
-  forgetActiveRuns(); // again after the commit: an upload may have re-read the old state meanwhile
 }
 
 export interface RunSearch {

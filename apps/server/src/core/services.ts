@@ -15,6 +15,8 @@ export interface Services {
    * unless `--namespace` fixed one for every path); `config.namespace` when not set.
    */
   tagNamespace?: string;
+  /** Set while the server shuts down (see server.ts drain): readiness answers 503 meanwhile. */
+  lifecycle?: { readonly draining: boolean };
 }
 
 export const runValueLimitsOf = (services: Services): RunValueLimits =>

@@ -1,4 +1,10 @@
-import { holdRequest, keepAliveConnection, startTestServer, type TestServer } from "@tracker/testing";
+import {
+  connectionRefused,
+  holdRequest,
+  keepAliveConnection,
+  startTestServer,
+  type TestServer,
+} from "@tracker/testing";
 import { afterEach, describe, expect, it } from "vitest";
 import { HEADERS_TIMEOUT_MS, KEEP_ALIVE_TIMEOUT_MS } from "./connections.js";
 
@@ -52,5 +58,42 @@ describe("keep-alive connections", () => {
     expect(answer.status).toBe(200);
     expect(answer.headers.connection).toBe("close");
     await closing;
+  });
+});
+
+describe("draining before shutdown", () => {
+  let server: TestServer | undefined;
+  afterEach(async () => {
+    await server?.dispose();
+    server = undefined;
+  });
+
+  it("keeps serving with readiness 503 and Connection: close on every answer, then stops accepting", async () => {
+    // A delay far longer than the test: it ends by close(), which drain() would call after it.
+    server = await startTestServer("pglite", { shutdownDelayMs: 3_600_000 });
+    const balancer = await keepAliveConnection(server.port);
+    expect((await balancer.get("/health/ready")).status).toBe(200);
+    void server.drain();
+    // The balancer's health check on its kept-alive connection: out of rotation, connection closed.
+    const ready = await balancer.get("/health/ready");
+    expect(ready.status).toBe(503);
+    expect(ready.headers.connection).toBe("close");
+    await balancer.closed;
+    // A request that reaches the server meanwhile (the balancer has not noticed yet) is served.
+    const late = await keepAliveConnection(server.port);
+    const answer = await late.get("/health/live");
+    expect(answer.status).toBe(200);
+    expect(answer.headers.connection).toBe("close");
+    await late.closed;
+    await server.close();
+    expect(await connectionRefused(server.port)).toBe(true);
+  });
+
+  it("cuts the requests still in flight after the drain timeout, and says so", async () => {
+    server = await startTestServer("pglite", { drainTimeoutMs: 200 });
+    const held = await holdRequest(server.port, "POST", "/api/2.0/tracker/experiments/create", "{}");
+    const cut = new Promise<void>((resolve) => held.socket.once("close", () => resolve()));
+    await server.close(); // without the bound, this would wait for the body forever
+    await cut;
   });
 });

@@ -13,12 +13,22 @@ export const HEADERS_TIMEOUT_MS = 66_000;
 
 export interface ConnectionControl {
   /**
+   * Keeps accepting and serving, but every answer from now on says `Connection: close` and its
+   * connection is closed once the answer is out: a load balancer taking the server out of rotation
+   * (its readiness answers 503 meanwhile) keeps no connection to it. Idle keep-alive connections
+   * are left open here, as closing one races with a request the balancer may be sending on it;
+   * `close` ends them.
+   */
+  drain(): void;
+  /**
    * Stops accepting connections and resolves once every connection has ended. Idle keep-alive
    * sockets are closed at once; requests in flight finish, their answers say `Connection: close`
    * (unless already under way) and each connection is closed as soon as it is idle, so shutdown
    * never waits out the keep-alive timeout and no client reuses a socket that is being closed.
+   * After `timeoutMs` (0: no bound) the connections still open are closed, requests in flight with
+   * them; resolves with how many answers were then still unfinished.
    */
-  close(): Promise<void>;
+  close(timeoutMs?: number): Promise<number>;
 }
 
 /** Sets the timeouts on an HTTP server and tracks its answers for a prompt, clean close. */
@@ -29,10 +39,11 @@ export function manageConnections(server: Server): ConnectionControl {
   // requestTimeout of 300 s would cut it. Headers must still arrive within headersTimeout.
   server.requestTimeout = 0;
   const inFlight = new Set<ServerResponse>();
+  let draining = false;
   let closing = false;
   // First listener, before the app: it sees every request before anything is answered.
   server.prependListener("request", (_req, res: ServerResponse) => {
-    if (closing) res.shouldKeepAlive = false;
+    if (draining) res.shouldKeepAlive = false;
     inFlight.add(res);
     const done = () => {
       if (!inFlight.delete(res)) return;
@@ -42,13 +53,29 @@ export function manageConnections(server: Server): ConnectionControl {
     res.once("finish", done);
     res.once("close", done);
   });
-  let closed: Promise<void> | undefined;
+  let closed: Promise<number> | undefined;
+  const drain = () => {
+    draining = true;
+    for (const res of inFlight) if (!res.headersSent) res.shouldKeepAlive = false;
+  };
   return {
-    close() {
-      closed ??= new Promise<void>((resolve) => {
+    drain,
+    close(timeoutMs = 0) {
+      closed ??= new Promise<number>((resolve) => {
+        drain();
         closing = true;
-        for (const res of inFlight) if (!res.headersSent) res.shouldKeepAlive = false;
-        server.close(() => resolve());
+        let cut = 0;
+        const timer =
+          timeoutMs > 0
+            ? setTimeout(() => {
+                cut = inFlight.size;
+                server.closeAllConnections();
+              }, timeoutMs)
+            : undefined;
+        server.close(() => {
+          clearTimeout(timer);
+          resolve(cut);
+        });
         server.closeIdleConnections();
       });
       return closed;

@@ -9,6 +9,9 @@ import { createRequire } from "node:module";
  * path is compiled once, the first time it is tried, and matched with the same regular expression
  * afterwards (the validator's own matching rules are untouched). The validator reads
  * `pathToRegexp` from the module object at call time, so replacing the export takes effect.
+ *
+ * Safe with several server processes over one database: it holds compiled route patterns of the
+ * spec files shipped with this build, never data, so no other process's write can make it stale.
  */
 
 type PathToRegexp = (path: string, options?: Record<string, unknown>) => { regexp: RegExp; keys: unknown[] };

@@ -33,7 +33,10 @@ function announce(db: Knex, sql: string, bindings: readonly Binding[]): void {
 
 const onPg = (db: Knex): boolean => !db.isTransaction && (db.client as PooledClient).config.client === "pg";
 
-/** SQL text with `$n` placeholders, by statement name. */
+/**
+ * SQL text with `$n` placeholders, by statement name: derived from this build's SQL, never from
+ * data, so it cannot go stale when another server process writes.
+ */
 const numbered = new Map<string, string>();
 
 export type Binding = string | number | boolean | null;

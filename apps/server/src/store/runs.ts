@@ -198,7 +198,8 @@ export async function insertMetrics(db: Knex, runId: string, metrics: MetricReco
 
 /**
  * Batches of up to this many points have their statement built once and prepared by name (one
- * prepared statement per size and connection); larger ones are built per request.
+ * prepared statement per size and connection); larger ones are built per request. The memo holds
+ * SQL text only (no data): safe with several server processes over one database.
  */
 const PREPARED_BATCH_POINTS = 32;
 const metricInsertStatements = new Map<string, { sql: string; name?: string }>();

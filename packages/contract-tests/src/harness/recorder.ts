@@ -17,6 +17,12 @@ export interface Exchange {
  * against the document's spec (a revision's, or ext.yaml's) and records it for the coverage table.
  */
 export class Recorder {
+  /**
+   * `route` may send a request elsewhere before it goes out (see round-robin.ts); the exchange is
+   * recorded by its path, wherever it went.
+   */
+  constructor(private readonly route: (request: Request) => Promise<Request> = async (r) => r) {}
+
   readonly exchanges: Exchange[] = [];
   readonly validators: Record<SpecName, SpecValidator> = {
     a: new SpecValidator("a"),
@@ -28,7 +34,7 @@ export class Recorder {
 
   fetchFor(revision: SpecName): typeof fetch {
     return async (input, init) => {
-      const request = new Request(input as ConstructorParameters<typeof Request>[0], init);
+      const request = await this.route(new Request(input as ConstructorParameters<typeof Request>[0], init));
       const response = await fetch(request);
       const url = new URL(request.url);
       const prefix = this.validators[revision].prefix;

@@ -40,6 +40,10 @@ export async function verifyPassword(password: string, stored: string): Promise<
  * user and password per process, not one per request. An entry holds the hash it was verified
  * against: a changed password (or a deleted user) no longer matches it. Keys are HMACs of the
  * password under a per-process key, never the password itself.
+ *
+ * Safe with several server processes: the user row (and its hash) is read from the database on
+ * every request, and an entry only remembers that a password matches one exact hash, a fact that
+ * never changes (a new password gets a new salt, hence a new hash; a deleted user has no row).
  */
 export class VerifiedCredentials {
   private readonly key = randomBytes(32);

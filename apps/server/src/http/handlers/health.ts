@@ -6,13 +6,15 @@ import { handlerTable, type UntypedContext } from "../operation-handler.js";
  * Health probes (spec/ext.yaml): liveness answers while the process serves HTTP, without touching
  * the database; readiness (and /health, as before) asks the database, and answers within
  * `readinessTimeoutMs` whatever the database does (frozen, locked, its pool full): 503 when it has
- * not answered by then. Open without a token (security.ts OPEN_PATHS); 503 answers carry
+ * not answered by then, and 503 while the server shuts down (after SIGTERM). Open without a token (security.ts OPEN_PATHS); 503 answers carry
  * Retry-After (error-handler.ts).
  */
 
 const NO_ANSWER = Symbol("no answer");
 
 const readiness = async ({ services, req }: Pick<UntypedContext, "services" | "req">) => {
+  // A server shutting down tells its load balancer to send nothing more, whatever the database says.
+  if (services.lifecycle?.draining) throw new TrackerError("TEMPORARILY_UNAVAILABLE", "The server is shutting down");
   const limit = services.config.readinessTimeoutMs;
   let timer: NodeJS.Timeout | undefined;
   const probe = services.knex.raw("select 1").then(() => undefined);

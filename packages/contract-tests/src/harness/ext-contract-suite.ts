@@ -1,0 +1,88 @@
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { TrackerClient } from "@tracker-ml/client";
+import { createClient as createExtClient } from "@tracker-ml/client/ext";
+import { createClient as createClientC } from "@tracker-ml/client/rev-c";
+import type { ServerDatabase } from "@tracker/testing";
+import { coverage, coverageTable } from "./coverage.js";
+import type { ExtContext, ExtScenario } from "./ext-scenario.js";
+import { Recorder } from "./recorder.js";
+import { roundRobin } from "./round-robin.js";
+
+const scenarioDir = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "ext-scenarios");
+
+/** The scenarios of src/ext-scenarios/, one concern per `<concern>.scenario.ts`, by file name. */
+export const extScenarios: ExtScenario[] = await Promise.all(
+  fs
+    .readdirSync(scenarioDir)
+    .filter((f) => f.endsWith(".scenario.ts"))
+    .sort()
+    .map(
+      async (f) =>
+        ((await import(pathToFileURL(path.join(scenarioDir, f)).href)) as { scenario: ExtScenario }).scenario,
+    ),
+);
+
+/** The servers a suite runs the scenarios against. */
+export interface ExtServers {
+  /**
+   * Servers without authentication, all over one database and one artifacts destination; the
+   * clients' requests go to each in turn (one server: every request to it).
+   */
+  urls: string[];
+  /** A server over the same data started with TRACKER_AUTH_TOKEN = AUTH_TOKEN. */
+  authUrl: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * The ext.yaml contract (see ext-contract.test.ts): every scenario, then the check that every
+ * answer matched its spec and that every ext operation was exercised with each documented status.
+ */
+export function extContractSuite(
+  title: string,
+  kind: ServerDatabase,
+  start: () => Promise<ExtServers>,
+  startTimeoutMs?: number,
+): void {
+  describe(title, () => {
+    let recorder: Recorder;
+    let servers: ExtServers | undefined;
+    let ctx: ExtContext;
+
+    beforeAll(async () => {
+      servers = await start();
+      recorder = new Recorder(roundRobin(servers.urls));
+      const url = servers.urls[0]!;
+      const options = { baseUrl: url, retry: false as const };
+      ctx = {
+        kind,
+        url,
+        authUrl: servers.authUrl,
+        ext: createExtClient({ ...options, fetch: recorder.fetchFor("ext") }),
+        unauthenticated: createExtClient({ baseUrl: servers.authUrl, retry: false, fetch: recorder.fetchFor("ext") }),
+        c: createClientC({ ...options, fetch: recorder.fetchFor("c") }),
+        client: new TrackerClient({ ...options, fetch: recorder.fetchByPath() }),
+        fetch: recorder.fetchFor("ext"),
+      };
+    }, startTimeoutMs);
+    afterAll(async () => {
+      await servers?.stop();
+    });
+
+    for (const scenario of extScenarios) it(scenario.name, () => scenario.run(ctx));
+
+    it("every answer matched its spec, and every ext operation was exercised with each documented status", () => {
+      expect(recorder.violations()).toEqual([]);
+      const rows = coverage(recorder.operations(["ext"]), recorder.exchanges);
+      console.log(
+        `\next.yaml contract coverage on ${kind} (exchanges per status; 500 and 503 are exempt):\n${coverageTable(rows)}\n`,
+      );
+      expect(
+        rows.filter((r) => r.missing.length > 0).map((r) => `${r.op.operationId}: ${r.missing.join(", ")}`),
+      ).toEqual([]);
+    });
+  });
+}
