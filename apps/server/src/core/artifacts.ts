@@ -17,8 +17,11 @@ import {
   ROOT_PATH,
   type ArtifactPath,
 } from "./artifact-store/artifact-path.js";
-import type { ArtifactEntry, ArtifactStore, WriteOptions } from "./artifact-store/artifact-store.js";
+import type { ArtifactEntry, ArtifactStat, ArtifactStore, WriteOptions } from "./artifact-store/artifact-store.js";
 import { LocalFolderStore } from "./artifact-store/local-folder-store.js";
+import { makeS3Client, S3Store } from "./artifact-store/s3-store.js";
+import { isS3Uri, parseS3Uri, s3PathBelow } from "../config/s3-location.js";
+import type { S3Client } from "@aws-sdk/client-s3";
 
 /**
  * Run artifacts, wherever they live: proxied runs (`mlflow-artifacts:` URIs) in the artifacts
@@ -35,11 +38,13 @@ export interface FileInfoRecord {
 
 export const ARTIFACT_PAGE_SIZE = 1000;
 
-/** The stores of a server: the artifacts destination, and the root of local artifact folders. */
+/** The stores of a server: the artifacts destination, and the default artifact root (folders or S3). */
 export interface ArtifactStores {
   destination: ArtifactStore;
-  localRoot: LocalFolderStore;
-  destinationRoot: LocalFolderStore;
+  /** The store of the default artifact root: runs whose artifact URIs are folders (or s3:// URIs) below it. */
+  root: ArtifactStore;
+  /** The S3 client of the S3 stores, made when one is configured. */
+  s3Client?: S3Client;
 }
 
 const storesByConfig = new WeakMap<TrackerConfig, ArtifactStores>();
@@ -47,12 +52,22 @@ const storesByConfig = new WeakMap<TrackerConfig, ArtifactStores>();
 export function artifactStores(config: TrackerConfig): ArtifactStores {
   let stores = storesByConfig.get(config);
   if (!stores) {
-    const destinationRoot = new LocalFolderStore(config.artifactsDestination);
-    const localRoot =
-      path.resolve(config.artifactRoot) === path.resolve(config.artifactsDestination)
-        ? destinationRoot
-        : new LocalFolderStore(config.artifactRoot, { hidden: [destinationRoot.uploadFolder] });
-    stores = { destination: destinationRoot, destinationRoot, localRoot };
+    let s3Client: S3Client | undefined;
+    const s3Store = (uri: string) => {
+      s3Client ??= makeS3Client({ forcePathStyle: config.s3PathStyle });
+      return new S3Store(s3Client, parseS3Uri(uri)!);
+    };
+    const destination = isS3Uri(config.artifactsDestination)
+      ? s3Store(config.artifactsDestination)
+      : new LocalFolderStore(config.artifactsDestination);
+    let root: ArtifactStore;
+    if (config.artifactRoot === config.artifactsDestination) root = destination;
+    else if (isS3Uri(config.artifactRoot)) root = s3Store(config.artifactRoot);
+    else
+      root = new LocalFolderStore(config.artifactRoot, {
+        hidden: destination instanceof LocalFolderStore ? [destination.uploadFolder] : [],
+      });
+    stores = { destination, root, ...(s3Client ? { s3Client } : {}) };
     storesByConfig.set(config, stores);
   }
   return stores;
@@ -60,10 +75,13 @@ export function artifactStores(config: TrackerConfig): ArtifactStores {
 
 /**
  * Removes what uploads cut short by a crash left in the destination's upload folder (at start-up,
- * before serving); returns how many temporary files it removed.
+ * before serving); returns how many temporary files it removed. S3 keeps no such files: an upload
+ * the server could not finish is aborted (an unfinished multipart upload left by a crash goes with
+ * the bucket's lifecycle rule, or with the delete of its run's artifacts).
  */
-export function sweepUploads(config: TrackerConfig): Promise<number> {
-  return artifactStores(config).destinationRoot.sweepUploads();
+export async function sweepUploads(config: TrackerConfig): Promise<number> {
+  const { destination } = artifactStores(config);
+  return destination instanceof LocalFolderStore ? destination.sweepUploads() : 0;
 }
 
 /** A place in a store. */
@@ -88,8 +106,8 @@ export function localArtifactRoot(artifactUri: string): string | undefined {
 /**
  * Where an artifact URI's files are: `mlflow-artifacts:[//host:port]/<path>` and
  * `http(s)://.../api/2.0/mlflow-artifacts/artifacts/<path>` in the destination (the host is
- * ignored, as MLflow's server does), a local folder in the store it lies under. Undefined for
- * remote stores the server does not read (s3://, ...). A local folder outside both roots is
+ * ignored, as MLflow's server does), a local folder or an s3:// URI in the store it lies under.
+ * Undefined for remote locations the server does not read (s3:// outside its stores, gs://, ...). A local folder outside both roots is
  * refused (400): a client must not read `/etc` by creating an experiment located there.
  */
 export function locate(config: TrackerConfig, artifactUri: string): ArtifactLocation | undefined {
@@ -111,6 +129,14 @@ export function locate(config: TrackerConfig, artifactUri: string): ArtifactLoca
       path: checkArtifactPath(decodeSafely(rest.replace(/^\/+/, "")), "artifact location"),
     };
   }
+  if (isS3Uri(artifactUri)) {
+    for (const store of [stores.root, stores.destination]) {
+      if (!(store instanceof S3Store)) continue;
+      const below = s3PathBelow(store.location, artifactUri);
+      if (below !== undefined) return { store, path: checkArtifactPath(below, "artifact location") };
+    }
+    return undefined;
+  }
   let local: string | undefined;
   try {
     local = localArtifactRoot(artifactUri);
@@ -119,7 +145,8 @@ export function locate(config: TrackerConfig, artifactUri: string): ArtifactLoca
   }
   if (local === undefined) return undefined;
   const resolved = path.resolve(local);
-  for (const store of [stores.localRoot, stores.destinationRoot]) {
+  for (const store of [stores.root, stores.destination]) {
+    if (!(store instanceof LocalFolderStore)) continue;
     const root = path.resolve(store.root);
     if (inside(resolved, root)) {
       return {
@@ -192,6 +219,8 @@ export async function listArtifactDirectory(
 /** A file to send: its store and checked path, after checking it exists and is a file (404 otherwise). */
 export interface ArtifactFile extends ArtifactLocation {
   name: string;
+  /** What the store said of the file when it was looked up. */
+  stat: ArtifactStat;
 }
 
 async function existingFile(location: ArtifactLocation | undefined, shown: string): Promise<ArtifactFile> {
@@ -199,7 +228,7 @@ async function existingFile(location: ArtifactLocation | undefined, shown: strin
   const stat = await location.store.stat(location.path);
   if (!stat) throw notFound(`Artifact '${shown}' not found`);
   if (stat.isDir) throw notFound(`Artifact '${shown}' is a directory, not a file`);
-  return { ...location, name: baseName(location.path) };
+  return { ...location, name: baseName(location.path), stat };
 }
 
 function requireFilePath(relativePath: string): ArtifactPath {
