@@ -34,6 +34,12 @@ export function artifactStoreConfig(kind: TestArtifactStore): Partial<TrackerCon
   return { artifactsDestination: `${url.replace(/\/+$/, "")}/${randomUUID()}`, s3PathStyle: true };
 }
 
+/** The same place as `tracker server` flags (for a server process). */
+export function artifactStoreFlags(kind: TestArtifactStore): string[] {
+  const config = artifactStoreConfig(kind);
+  return config.artifactsDestination ? ["--artifacts-destination", config.artifactsDestination, "--s3-path-style"] : [];
+}
+
 /** What a test sees of the files the server stored: paths relative to the artifacts destination. */
 export interface StoredArtifacts {
   /** Every file below `dir` (relative to it), sorted; temporaries of a local folder included. */

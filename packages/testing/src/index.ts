@@ -10,6 +10,7 @@ export {
   testArtifactStores,
   databaseAndStoreCases,
   artifactStoreConfig,
+  artifactStoreFlags,
   storedArtifacts,
   testS3Client,
   type TestArtifactStore,

@@ -3,7 +3,7 @@ import { fileURLToPath } from "node:url";
 import type { Readable } from "node:stream";
 import type { TrackerConfig } from "../config/config.js";
 import type { Services } from "./services.js";
-import { invalidParameter, notFound } from "./errors.js";
+import { invalidParameter, notFound, TrackerError } from "./errors.js";
 import type { Page } from "./model.js";
 import { getRun } from "./runs.js";
 import { getModelVersion } from "./registry/model-versions.js";
@@ -335,4 +335,57 @@ export async function deleteFromDestination(services: Services, rawPath: string)
   const p = checkArtifactPath(rawPath);
   if (p === ROOT_PATH) throw invalidParameter("path must name a directory below the artifacts destination");
   await artifactStores(services.config).destination.delete(p);
+}
+
+// MLflow 2.x's multipart uploads (mlflow-artifacts/mpu/...): straight to the object store.
+
+export interface MultipartTarget {
+  /** The directory (`artifact_path` of the URL). */
+  directory: string;
+  /** The client's file name; its basename names the file in the directory (as MLflow does). */
+  fileName: string;
+}
+
+/** The S3 destination and the checked path of a multipart upload; 501 when the destination is a folder. */
+function multipartTarget(services: Services, target: MultipartTarget): { store: S3Store; path: ArtifactPath } {
+  const { destination } = artifactStores(services.config);
+  if (!(destination instanceof S3Store))
+    throw new TrackerError(
+      "NOT_IMPLEMENTED",
+      "Multipart upload is not supported for the current artifact repository: the artifacts destination is a folder; upload the file whole",
+    );
+  const name = target.fileName.replace(/\/+$/, "");
+  const base = checkArtifactPath(name.slice(name.lastIndexOf("/") + 1), "path");
+  if (!base) throw invalidParameter("path must name a file");
+  return { store: destination, path: joinArtifactPath(checkArtifactPath(target.directory), base) };
+}
+
+export async function createMultipartUpload(
+  services: Services,
+  target: MultipartTarget,
+  parts: number,
+): Promise<{ uploadId: string; credentials: { partNumber: number; url: string }[] }> {
+  const { store, path: p } = multipartTarget(services, target);
+  await refuseDeletedRun(services, p);
+  const started = await store.startMultipartUpload(p, parts);
+  return { uploadId: started.uploadId, credentials: started.parts };
+}
+
+export async function completeMultipartUpload(
+  services: Services,
+  target: MultipartTarget,
+  uploadId: string,
+  parts: { partNumber: number; etag: string }[],
+): Promise<void> {
+  const { store, path: p } = multipartTarget(services, target);
+  await store.completeMultipartUpload(p, uploadId, parts, services.config.maxArtifactSize);
+}
+
+export async function abortMultipartUpload(
+  services: Services,
+  target: MultipartTarget,
+  uploadId: string,
+): Promise<void> {
+  const { store, path: p } = multipartTarget(services, target);
+  await store.abortMultipartUpload(p, uploadId);
 }

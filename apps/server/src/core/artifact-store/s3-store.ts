@@ -1,20 +1,26 @@
 import {
   AbortMultipartUploadCommand,
+  CompleteMultipartUploadCommand,
+  CreateMultipartUploadCommand,
   DeleteObjectsCommand,
   GetObjectCommand,
   HeadObjectCommand,
   ListMultipartUploadsCommand,
   ListObjectsV2Command,
+  ListPartsCommand,
+  type ListPartsCommandOutput,
+  UploadPartCommand,
   type ListObjectsV2CommandOutput,
   S3Client,
   S3ServiceException,
 } from "@aws-sdk/client-s3";
 import { Upload } from "@aws-sdk/lib-storage";
+import { getSignedUrl } from "@aws-sdk/s3-request-presigner";
 import type { Readable } from "node:stream";
 import { invalidParameter, notFound, TrackerError } from "../errors.js";
 import type { ArtifactPath } from "./artifact-path.js";
 import type { ArtifactEntry, ArtifactStat, ArtifactStore, WriteOptions } from "./artifact-store.js";
-import { meteredUpload, refuseAnnouncedTooLarge } from "./metered-upload.js";
+import { meteredUpload, refuseAnnouncedTooLarge, tooLarge } from "./metered-upload.js";
 import { formatS3Uri, type S3Location } from "../../config/s3-location.js";
 
 /**
@@ -95,6 +101,17 @@ export function s3Failure(err: unknown, where: string, shown: string): unknown {
     return unavailable(name === "CredentialsProviderError" ? "has no credentials configured" : "is unreachable");
   return err;
 }
+
+/** How long presigned URLs stay valid. */
+export const PRESIGNED_URL_SECONDS = 3600;
+
+export interface PresignedPart {
+  partNumber: number;
+  url: string;
+}
+
+const isNoSuchUpload = (err: unknown): boolean =>
+  err instanceof S3ServiceException && (err.name === "NoSuchUpload" || statusOf(err) === 404);
 
 const byName = (a: ArtifactEntry, b: ArtifactEntry) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
 
@@ -203,10 +220,9 @@ export class S3Store implements ArtifactStore {
     return out.Body as Readable;
   }
 
-  async write(p: ArtifactPath, body: Readable, options: WriteOptions): Promise<{ size: number }> {
+  /** As in a folder: a file cannot replace a directory, nor lie below a file (400). */
+  private async refuseUnwritable(p: ArtifactPath): Promise<void> {
     if (!p) throw invalidParameter("An artifact path must name a file");
-    refuseAnnouncedTooLarge(options);
-    // As in a folder: a file cannot replace a directory, nor lie below a file.
     const names = p.split("/");
     const ancestors = names.slice(1).map((_, i) => names.slice(0, i + 1).join("/") as ArtifactPath);
     const [isDir, ...files] = await Promise.all([
@@ -215,6 +231,11 @@ export class S3Store implements ArtifactStore {
     ]);
     if (isDir) throw invalidParameter(`Cannot write '${p}': it is a directory`);
     if (files.some(Boolean)) throw invalidParameter(`Cannot write '${p}': a parent of it is a file`);
+  }
+
+  async write(p: ArtifactPath, body: Readable, options: WriteOptions): Promise<{ size: number }> {
+    refuseAnnouncedTooLarge(options);
+    await this.refuseUnwritable(p);
     return this.call(p, () =>
       meteredUpload(body, options, (checked) =>
         new Upload({
@@ -226,6 +247,91 @@ export class S3Store implements ArtifactStore {
         }).done(),
       ),
     );
+  }
+
+  /** Starts a multipart upload of `p` and presigns a PUT URL for each of its `parts` parts. */
+  async startMultipartUpload(p: ArtifactPath, parts: number): Promise<{ uploadId: string; parts: PresignedPart[] }> {
+    await this.refuseUnwritable(p);
+    const Key = this.key(p);
+    const created = await this.call(p, () =>
+      this.client.send(new CreateMultipartUploadCommand({ Bucket: this.location.bucket, Key })),
+    );
+    const uploadId = created.UploadId;
+    if (!uploadId) throw new TrackerError("TEMPORARILY_UNAVAILABLE", "The artifact store gave no upload id; try again");
+    const urls = await Promise.all(
+      Array.from({ length: parts }, (_, i) =>
+        getSignedUrl(
+          this.client,
+          new UploadPartCommand({ Bucket: this.location.bucket, Key, UploadId: uploadId, PartNumber: i + 1 }),
+          { expiresIn: PRESIGNED_URL_SECONDS },
+        ),
+      ),
+    );
+    return { uploadId, parts: urls.map((url, i) => ({ partNumber: i + 1, url })) };
+  }
+
+  /**
+   * Completes a multipart upload with the parts the client names; the parts the store holds must
+   * not exceed `maxBytes` together (else the upload is aborted: 413). 404 for an unknown upload.
+   */
+  async completeMultipartUpload(
+    p: ArtifactPath,
+    uploadId: string,
+    parts: { partNumber: number; etag: string }[],
+    maxBytes: number,
+  ): Promise<void> {
+    const Key = this.key(p);
+    const unknown = () => new TrackerError("RESOURCE_DOES_NOT_EXIST", `No multipart upload '${uploadId}' of '${p}'`);
+    let total = 0;
+    let marker: string | undefined;
+    do {
+      let page: ListPartsCommandOutput;
+      try {
+        page = await this.client.send(
+          new ListPartsCommand({ Bucket: this.location.bucket, Key, UploadId: uploadId, PartNumberMarker: marker }),
+        );
+      } catch (err) {
+        if (isNoSuchUpload(err)) throw unknown();
+        throw s3Failure(err, this.uri, p);
+      }
+      for (const part of page.Parts ?? []) total += part.Size ?? 0;
+      marker = page.IsTruncated ? page.NextPartNumberMarker : undefined;
+    } while (marker);
+    if (total > maxBytes) {
+      await this.abortMultipartUpload(p, uploadId);
+      throw tooLarge(maxBytes);
+    }
+    try {
+      await this.client.send(
+        new CompleteMultipartUploadCommand({
+          Bucket: this.location.bucket,
+          Key,
+          UploadId: uploadId,
+          MultipartUpload: {
+            Parts: [...parts]
+              .sort((a, b) => a.partNumber - b.partNumber)
+              .map((part) => ({ PartNumber: part.partNumber, ETag: part.etag })),
+          },
+        }),
+      );
+    } catch (err) {
+      if (isNoSuchUpload(err)) throw unknown();
+      // InvalidPart, InvalidPartOrder, EntityTooSmall: the client's list does not fit what it sent.
+      if (err instanceof S3ServiceException && statusOf(err) === 400)
+        throw invalidParameter(`The parts do not complete the upload (${err.name})`);
+      throw s3Failure(err, this.uri, p);
+    }
+  }
+
+  /** Aborts a multipart upload; one that is gone already is fine. */
+  async abortMultipartUpload(p: ArtifactPath, uploadId: string): Promise<void> {
+    try {
+      await this.client.send(
+        new AbortMultipartUploadCommand({ Bucket: this.location.bucket, Key: this.key(p), UploadId: uploadId }),
+      );
+    } catch (err) {
+      if (!isNoSuchUpload(err)) throw s3Failure(err, this.uri, p);
+    }
   }
 
   async delete(p: ArtifactPath): Promise<void> {

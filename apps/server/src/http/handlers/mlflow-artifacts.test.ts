@@ -299,6 +299,56 @@ describe.each(databaseAndStoreCases(testDatabases()))("artifact service on %s, %
     expect((await fetch(url(`${exp}/${run}/artifacts/`), { method: "DELETE" })).status).toBe(200);
   });
 
+  it("takes MLflow 2.x multipart uploads (mpu/create, complete, abort) straight to S3, and answers 501 on a folder", async () => {
+    const mpu = (op: string, dir: string, body: unknown) =>
+      fetch(`${suite.url}/api/2.0/mlflow-artifacts/mpu/${op}/${dir}`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify(body),
+      });
+    if (onFolder) {
+      const refused = await mpu("create", `${base}/mpu`, { path: "/tmp/local/big.bin", num_parts: 2 });
+      expect(refused.status).toBe(501);
+      expect(await refused.json()).toMatchObject({ error_code: "NOT_IMPLEMENTED" });
+      return;
+    }
+    const data = Buffer.alloc(5 * 1024 * 1024 + 1000, 3);
+    data.write("head", 0);
+    const created = await mpu("create", `${base}/mpu`, { path: "/tmp/local/big.bin", num_parts: 2 });
+    expect(created.status, await created.clone().text()).toBe(200);
+    const { upload_id, credentials } = (await created.json()) as {
+      upload_id: string;
+      credentials: { url: string; part_number: number; headers: Record<string, string> }[];
+    };
+    expect(credentials.map((c) => c.part_number)).toEqual([1, 2]);
+    const pieces = [data.subarray(0, 5 * 1024 * 1024), data.subarray(5 * 1024 * 1024)];
+    const parts = [];
+    for (const [i, credential] of credentials.entries()) {
+      const sent = await fetch(credential.url, { method: "PUT", body: pieces[i], headers: credential.headers });
+      expect(sent.status, await sent.clone().text()).toBe(200);
+      parts.push({ part_number: credential.part_number, etag: sent.headers.get("etag")!, url: credential.url });
+    }
+    expect((await fetch(url(`${base}/mpu/big.bin`))).status).toBe(404);
+    const completed = await mpu("complete", `${base}/mpu`, { path: "/tmp/local/big.bin", upload_id, parts });
+    expect(completed.status, await completed.clone().text()).toBe(200);
+    const got = await fetch(url(`${base}/mpu/big.bin`));
+    expect(got.headers.get("content-length")).toBe(String(data.length));
+    expect(Buffer.from(await got.arrayBuffer()).equals(data)).toBe(true);
+
+    const other = (await (await mpu("create", `${base}/mpu`, { path: "gone.bin" })).json()) as { upload_id: string };
+    expect((await mpu("abort", `${base}/mpu`, { path: "gone.bin", upload_id: other.upload_id })).status).toBe(200);
+    expect((await mpu("abort", `${base}/mpu`, { path: "gone.bin", upload_id: other.upload_id })).status).toBe(200);
+    const late = await mpu("complete", `${base}/mpu`, {
+      path: "gone.bin",
+      upload_id: other.upload_id,
+      parts: [{ part_number: 1, etag: '"x"' }],
+    });
+    expect(late.status).toBe(404);
+    expect((await mpu("create", `${base}/mpu`, { path: "a/.." })).status).toBe(400);
+    expect((await mpu("create", `${base}/a%5C..%5Cx`, { path: "a.bin" })).status).toBe(400);
+    expect(await stored.files(`${base}/mpu`)).toEqual(["big.bin"]);
+  });
+
   it("serves runs' and model versions' files through the browser endpoints and the revisions' artifact operations", async () => {
     await put(`${base}/model/MLmodel`, "flavors: {}\n");
     const c = suite.api;
