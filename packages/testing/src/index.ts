@@ -6,6 +6,16 @@ export {
   type TestDatabase,
   type ServerDatabase,
 } from "./databases.js";
+export {
+  testArtifactStores,
+  databaseAndStoreCases,
+  artifactStoreConfig,
+  artifactStoreFlags,
+  storedArtifacts,
+  testS3Client,
+  type TestArtifactStore,
+  type StoredArtifacts,
+} from "./artifact-stores.js";
 export { freePort, connectionRefused } from "./ports.js";
 export { call, apiAt, trackingApi, previewApi, type Api, type BaseUrl, type JsonResponse } from "./http.js";
 export {

@@ -4,6 +4,7 @@ import path from "node:path";
 import { createLogger, loadConfig, startServer, type RunningServer, type TrackerConfig } from "./server.js";
 import { afterAll, beforeAll, expect, inject } from "vitest";
 import { createPostgresDatabase, type TestDatabase } from "./databases.js";
+import { storedArtifacts } from "./artifact-stores.js";
 import { previewApi, trackingApi, type Api } from "./http.js";
 
 declare module "vitest" {
@@ -15,6 +16,7 @@ declare module "vitest" {
 
 export interface TestServer extends RunningServer {
   dataDir: string;
+  config: TrackerConfig;
   /** Restarts the server process state (same data dir / database). */
   restart(): Promise<TestServer>;
   /** Stops the server and removes its data. */
@@ -50,6 +52,7 @@ export async function startTestServer(kind: TestDatabase, overrides: Partial<Tra
     return {
       ...server,
       dataDir,
+      config,
       async restart() {
         await server.close();
         return boot();
@@ -57,6 +60,7 @@ export async function startTestServer(kind: TestDatabase, overrides: Partial<Tra
       async dispose() {
         await server.close();
         await dropDatabase?.();
+        if (config.artifactsDestination.startsWith("s3://")) await storedArtifacts(config.artifactsDestination).clear();
         fs.rmSync(dataDir, { recursive: true, force: true });
       },
     };

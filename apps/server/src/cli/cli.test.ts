@@ -141,8 +141,19 @@ describe("tracker CLI: flags and environment", () => {
     expect(parseByteSize("1.5k")).toBe(1500);
     expect(parseByteSize("1.5KiB")).toBe(1536);
     for (const bad of ["", "-1", "ten", "0"]) expect(() => parseByteSize(bad)).toThrow(ConfigError);
-    for (const bad of ["s3://bucket/x", "file://other.host/x"])
+    for (const bad of ["s3://Bad_Bucket/x", "s3://bucket/../x", "gs://bucket/x", "file://other.host/x"])
       expect(() => configFromFlags({ artifactsDestination: bad }, {})).toThrow(ConfigError);
+    expect(
+      configFromFlags(
+        { artifactsDestination: "s3://bucket/a//b/", defaultArtifactRoot: "s3://other", s3PathStyle: true },
+        {},
+      ),
+    ).toMatchObject({
+      artifactsDestination: "s3://bucket/a/b",
+      artifactRoot: "s3://other",
+      artifactRootIsUri: true,
+      s3PathStyle: true,
+    });
   });
 
   it("prints --help for every command", async () => {

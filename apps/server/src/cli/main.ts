@@ -62,12 +62,16 @@ function withServerFlags(cmd: Command): Command {
     )
     .option(
       "--default-artifact-root <dir>",
-      "folder (or file:// URI) for new experiments' artifacts, written directly by clients instead of through the server (env TRACKER_ARTIFACT_ROOT)",
+      "folder, file:// or s3://bucket/prefix URI for new experiments' artifacts, written directly by clients instead of through the server (env TRACKER_ARTIFACT_ROOT)",
     )
     .option("--no-serve-artifacts", "do not serve the mlflow-artifacts API (env TRACKER_SERVE_ARTIFACTS=0)")
     .option(
       "--artifacts-destination <dir>",
-      "folder (or file:// URI) where served artifacts live (env TRACKER_ARTIFACTS_DESTINATION; default <data dir>/artifacts)",
+      "folder, file:// or s3://bucket/prefix URI where served artifacts live (env TRACKER_ARTIFACTS_DESTINATION; default <data dir>/artifacts); S3 endpoint, region and credentials the AWS SDK's way (AWS_ENDPOINT_URL, AWS_REGION, AWS_ACCESS_KEY_ID, ~/.aws)",
+    )
+    .option(
+      "--s3-path-style",
+      "path-style S3 addressing (endpoint/bucket/key), which most S3-compatible servers need (env TRACKER_S3_PATH_STYLE=1)",
     )
     .option(
       "--artifacts-only",

@@ -23,6 +23,7 @@ export interface ServerFlags {
   /** commander's `--no-serve-artifacts` gives serveArtifacts: false. */
   serveArtifacts?: boolean;
   artifactsDestination?: string;
+  s3PathStyle?: boolean;
   artifactsOnly?: boolean;
   maxArtifactSize?: number;
   heapGrowthPercent?: number;
@@ -71,6 +72,7 @@ export function configFromFlags(flags: ServerFlags, env: NodeJS.ProcessEnv = pro
   // commander sets serveArtifacts to true when the flag is absent; only `--no-serve-artifacts` counts.
   if (flags.serveArtifacts === false) overrides.serveArtifacts = false;
   if (flags.artifactsDestination !== undefined) overrides.artifactsDestination = flags.artifactsDestination;
+  if (flags.s3PathStyle) overrides.s3PathStyle = true;
   if (flags.artifactsOnly) overrides.artifactsOnly = true;
   if (flags.maxArtifactSize !== undefined) overrides.maxArtifactSize = flags.maxArtifactSize;
   if (flags.heapGrowthPercent !== undefined) overrides.heapGrowthPercent = flags.heapGrowthPercent;

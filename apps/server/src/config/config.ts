@@ -11,6 +11,7 @@ import {
   parseCount,
   parseDurationMs,
 } from "./request-limits.js";
+import { formatS3Uri, isS3Uri, parseS3Uri } from "./s3-location.js";
 
 /** Runtime configuration of a tracker server process. */
 export interface TrackerConfig {
@@ -27,14 +28,14 @@ export interface TrackerConfig {
    */
   embeddedDatabase: EmbeddedDatabase;
   /**
-   * Local folder under which experiments get their default artifact location when artifacts are
-   * not proxied (`--default-artifact-root`, a folder or a `file://` URI), and below which runs with
-   * local artifact URIs are served.
+   * Local folder (or `s3://bucket/prefix`) under which experiments get their default artifact
+   * location when artifacts are not proxied (`--default-artifact-root`, a folder, a `file://` or an
+   * `s3://` URI), and below which runs with such artifact URIs are served.
    */
   artifactRoot: string;
   /**
-   * The artifact root was given as a `file:` URI: experiments' default locations are then `file://`
-   * URIs too (`file:///root/<id>`), as MLflow writes them, instead of plain paths.
+   * The artifact root was given as a `file:` or `s3:` URI: experiments' default locations are then
+   * URIs too (`file:///root/<id>`, `s3://bucket/prefix/<id>`), as MLflow writes them, instead of plain paths.
    */
   artifactRootIsUri: boolean;
   /** Serve the `mlflow-artifacts` API (on unless `--no-serve-artifacts`). */
@@ -44,8 +45,13 @@ export interface TrackerConfig {
    * `--default-artifact-root` was given) instead of a folder below artifactRoot.
    */
   proxyArtifacts: boolean;
-  /** Local folder where proxied artifacts live (`--artifacts-destination`). */
+  /** Local folder or `s3://bucket/prefix` where proxied artifacts live (`--artifacts-destination`). */
   artifactsDestination: string;
+  /**
+   * Path-style S3 addressing (`endpoint/bucket/key` instead of `bucket.endpoint/key`), which most
+   * S3-compatible servers need (`--s3-path-style`, TRACKER_S3_PATH_STYLE).
+   */
+  s3PathStyle: boolean;
   /** Serve only the artifact API: tracking and registry answer 503. */
   artifactsOnly: boolean;
   /** Largest artifact upload in bytes (`--max-artifact-size`; 10 GiB by default). */
@@ -233,6 +239,14 @@ export function localFolder(value: string, what: string): string {
   return path.resolve(value);
 }
 
+/** An artifact location: a local folder (see localFolder) or an `s3://bucket[/prefix]` URI, normalised. */
+export function artifactLocation(value: string, what: string): string {
+  if (!isS3Uri(value)) return localFolder(value, what);
+  const parsed = parseS3Uri(value);
+  if (!parsed) throw new ConfigError(`${what} is not a valid s3://bucket/prefix URI: "${value}"`);
+  return formatS3Uri(parsed);
+}
+
 /** `10737418240`, `512MB`, `10GiB`, `1.5G`: a byte count. */
 export function parseByteSize(raw: string, what = "size"): number {
   const match = /^\s*(\d+(?:\.\d+)?)\s*([kmgt]?)(i?b?)\s*$/i.exec(raw);
@@ -299,14 +313,15 @@ export function loadConfig(
     artifactRoot:
       explicitRoot === undefined
         ? path.join(dataDir, "artifacts")
-        : localFolder(explicitRoot, "the default artifact root"),
-    artifactRootIsUri: explicitRoot !== undefined && /^file:/i.test(explicitRoot),
+        : artifactLocation(explicitRoot, "the default artifact root"),
+    artifactRootIsUri: explicitRoot !== undefined && /^(file|s3):/i.test(explicitRoot),
     serveArtifacts,
     proxyArtifacts: overrides.proxyArtifacts ?? (serveArtifacts && explicitRoot === undefined),
-    artifactsDestination: localFolder(
+    artifactsDestination: artifactLocation(
       overrides.artifactsDestination ?? (env.TRACKER_ARTIFACTS_DESTINATION || path.join(dataDir, "artifacts")),
       "the artifacts destination",
     ),
+    s3PathStyle: overrides.s3PathStyle ?? flag(env.TRACKER_S3_PATH_STYLE) ?? false,
     artifactsOnly: overrides.artifactsOnly ?? flag(env.TRACKER_ARTIFACTS_ONLY) ?? false,
     maxArtifactSize:
       overrides.maxArtifactSize ??

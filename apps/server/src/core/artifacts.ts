@@ -3,7 +3,7 @@ import { fileURLToPath } from "node:url";
 import type { Readable } from "node:stream";
 import type { TrackerConfig } from "../config/config.js";
 import type { Services } from "./services.js";
-import { invalidParameter, notFound } from "./errors.js";
+import { invalidParameter, notFound, TrackerError } from "./errors.js";
 import type { Page } from "./model.js";
 import { getRun } from "./runs.js";
 import { getModelVersion } from "./registry/model-versions.js";
@@ -16,8 +16,11 @@ import {
   ROOT_PATH,
   type ArtifactPath,
 } from "./artifact-store/artifact-path.js";
-import type { ArtifactEntry, ArtifactStore, WriteOptions } from "./artifact-store/artifact-store.js";
+import type { ArtifactEntry, ArtifactStat, ArtifactStore, WriteOptions } from "./artifact-store/artifact-store.js";
 import { LocalFolderStore } from "./artifact-store/local-folder-store.js";
+import { makeS3Client, S3Store } from "./artifact-store/s3-store.js";
+import { isS3Uri, parseS3Uri, s3PathBelow } from "../config/s3-location.js";
+import type { S3Client } from "@aws-sdk/client-s3";
 
 /**
  * Run artifacts, wherever they live: proxied runs (`mlflow-artifacts:` URIs) in the artifacts
@@ -34,11 +37,13 @@ export interface FileInfoRecord {
 
 export const ARTIFACT_PAGE_SIZE = 1000;
 
-/** The stores of a server: the artifacts destination, and the root of local artifact folders. */
+/** The stores of a server: the artifacts destination, and the default artifact root (folders or S3). */
 export interface ArtifactStores {
   destination: ArtifactStore;
-  localRoot: LocalFolderStore;
-  destinationRoot: LocalFolderStore;
+  /** The store of the default artifact root: runs whose artifact URIs are folders (or s3:// URIs) below it. */
+  root: ArtifactStore;
+  /** The S3 client of the S3 stores, made when one is configured. */
+  s3Client?: S3Client;
 }
 
 // Store objects per configuration (they hold where artifacts live, never what is there): safe
@@ -48,12 +53,22 @@ const storesByConfig = new WeakMap<TrackerConfig, ArtifactStores>();
 export function artifactStores(config: TrackerConfig): ArtifactStores {
   let stores = storesByConfig.get(config);
   if (!stores) {
-    const destinationRoot = new LocalFolderStore(config.artifactsDestination);
-    const localRoot =
-      path.resolve(config.artifactRoot) === path.resolve(config.artifactsDestination)
-        ? destinationRoot
-        : new LocalFolderStore(config.artifactRoot, { hidden: [destinationRoot.uploadFolder] });
-    stores = { destination: destinationRoot, destinationRoot, localRoot };
+    let s3Client: S3Client | undefined;
+    const s3Store = (uri: string) => {
+      s3Client ??= makeS3Client({ forcePathStyle: config.s3PathStyle });
+      return new S3Store(s3Client, parseS3Uri(uri)!);
+    };
+    const destination = isS3Uri(config.artifactsDestination)
+      ? s3Store(config.artifactsDestination)
+      : new LocalFolderStore(config.artifactsDestination);
+    let root: ArtifactStore;
+    if (config.artifactRoot === config.artifactsDestination) root = destination;
+    else if (isS3Uri(config.artifactRoot)) root = s3Store(config.artifactRoot);
+    else
+      root = new LocalFolderStore(config.artifactRoot, {
+        hidden: destination instanceof LocalFolderStore ? [destination.uploadFolder] : [],
+      });
+    stores = { destination, root, ...(s3Client ? { s3Client } : {}) };
     storesByConfig.set(config, stores);
   }
   return stores;
@@ -61,10 +76,13 @@ export function artifactStores(config: TrackerConfig): ArtifactStores {
 
 /**
  * Removes what uploads cut short by a crash left in the destination's upload folder (at start-up,
- * before serving); returns how many temporary files it removed.
+ * before serving); returns how many temporary files it removed. S3 keeps no such files: an upload
+ * the server could not finish is aborted (an unfinished multipart upload left by a crash goes with
+ * the bucket's lifecycle rule, or with the delete of its run's artifacts).
  */
-export function sweepUploads(config: TrackerConfig): Promise<number> {
-  return artifactStores(config).destinationRoot.sweepUploads();
+export async function sweepUploads(config: TrackerConfig): Promise<number> {
+  const { destination } = artifactStores(config);
+  return destination instanceof LocalFolderStore ? destination.sweepUploads() : 0;
 }
 
 /** A place in a store. */
@@ -89,8 +107,8 @@ export function localArtifactRoot(artifactUri: string): string | undefined {
 /**
  * Where an artifact URI's files are: `mlflow-artifacts:[//host:port]/<path>` and
  * `http(s)://.../api/2.0/mlflow-artifacts/artifacts/<path>` in the destination (the host is
- * ignored, as MLflow's server does), a local folder in the store it lies under. Undefined for
- * remote stores the server does not read (s3://, ...). A local folder outside both roots is
+ * ignored, as MLflow's server does), a local folder or an s3:// URI in the store it lies under.
+ * Undefined for remote locations the server does not read (s3:// outside its stores, gs://, ...). A local folder outside both roots is
  * refused (400): a client must not read `/etc` by creating an experiment located there.
  */
 export function locate(config: TrackerConfig, artifactUri: string): ArtifactLocation | undefined {
@@ -112,6 +130,14 @@ export function locate(config: TrackerConfig, artifactUri: string): ArtifactLoca
       path: checkArtifactPath(decodeSafely(rest.replace(/^\/+/, "")), "artifact location"),
     };
   }
+  if (isS3Uri(artifactUri)) {
+    for (const store of [stores.root, stores.destination]) {
+      if (!(store instanceof S3Store)) continue;
+      const below = s3PathBelow(store.location, artifactUri);
+      if (below !== undefined) return { store, path: checkArtifactPath(below, "artifact location") };
+    }
+    return undefined;
+  }
   let local: string | undefined;
   try {
     local = localArtifactRoot(artifactUri);
@@ -120,7 +146,8 @@ export function locate(config: TrackerConfig, artifactUri: string): ArtifactLoca
   }
   if (local === undefined) return undefined;
   const resolved = path.resolve(local);
-  for (const store of [stores.localRoot, stores.destinationRoot]) {
+  for (const store of [stores.root, stores.destination]) {
+    if (!(store instanceof LocalFolderStore)) continue;
     const root = path.resolve(store.root);
     if (inside(resolved, root)) {
       return {
@@ -193,6 +220,8 @@ export async function listArtifactDirectory(
 /** A file to send: its store and checked path, after checking it exists and is a file (404 otherwise). */
 export interface ArtifactFile extends ArtifactLocation {
   name: string;
+  /** What the store said of the file when it was looked up. */
+  stat: ArtifactStat;
 }
 
 async function existingFile(location: ArtifactLocation | undefined, shown: string): Promise<ArtifactFile> {
@@ -200,7 +229,7 @@ async function existingFile(location: ArtifactLocation | undefined, shown: strin
   const stat = await location.store.stat(location.path);
   if (!stat) throw notFound(`Artifact '${shown}' not found`);
   if (stat.isDir) throw notFound(`Artifact '${shown}' is a directory, not a file`);
-  return { ...location, name: baseName(location.path) };
+  return { ...location, name: baseName(location.path), stat };
 }
 
 function requireFilePath(relativePath: string): ArtifactPath {
@@ -308,4 +337,57 @@ export async function deleteFromDestination(services: Services, rawPath: string)
   const p = checkArtifactPath(rawPath);
   if (p === ROOT_PATH) throw invalidParameter("path must name a directory below the artifacts destination");
   await artifactStores(services.config).destination.delete(p);
+}
+
+// MLflow 2.x's multipart uploads (mlflow-artifacts/mpu/...): straight to the object store.
+
+export interface MultipartTarget {
+  /** The directory (`artifact_path` of the URL). */
+  directory: string;
+  /** The client's file name; its basename names the file in the directory (as MLflow does). */
+  fileName: string;
+}
+
+/** The S3 destination and the checked path of a multipart upload; 501 when the destination is a folder. */
+function multipartTarget(services: Services, target: MultipartTarget): { store: S3Store; path: ArtifactPath } {
+  const { destination } = artifactStores(services.config);
+  if (!(destination instanceof S3Store))
+    throw new TrackerError(
+      "NOT_IMPLEMENTED",
+      "Multipart upload is not supported for the current artifact repository: the artifacts destination is a folder; upload the file whole",
+    );
+  const name = target.fileName.replace(/\/+$/, "");
+  const base = checkArtifactPath(name.slice(name.lastIndexOf("/") + 1), "path");
+  if (!base) throw invalidParameter("path must name a file");
+  return { store: destination, path: joinArtifactPath(checkArtifactPath(target.directory), base) };
+}
+
+export async function createMultipartUpload(
+  services: Services,
+  target: MultipartTarget,
+  parts: number,
+): Promise<{ uploadId: string; credentials: { partNumber: number; url: string }[] }> {
+  const { store, path: p } = multipartTarget(services, target);
+  await refuseDeletedRun(services, p);
+  const started = await store.startMultipartUpload(p, parts);
+  return { uploadId: started.uploadId, credentials: started.parts };
+}
+
+export async function completeMultipartUpload(
+  services: Services,
+  target: MultipartTarget,
+  uploadId: string,
+  parts: { partNumber: number; etag: string }[],
+): Promise<void> {
+  const { store, path: p } = multipartTarget(services, target);
+  await store.completeMultipartUpload(p, uploadId, parts, services.config.maxArtifactSize);
+}
+
+export async function abortMultipartUpload(
+  services: Services,
+  target: MultipartTarget,
+  uploadId: string,
+): Promise<void> {
+  const { store, path: p } = multipartTarget(services, target);
+  await store.abortMultipartUpload(p, uploadId);
 }

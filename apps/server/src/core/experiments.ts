@@ -2,6 +2,7 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import type { Knex } from "knex";
 import type { TrackerConfig } from "../config/config.js";
+import { isS3Uri } from "../config/s3-location.js";
 import type { Services } from "./services.js";
 import { alreadyExists, invalidParameter, invalidState, notFound } from "./errors.js";
 import { checkExperimentName, checkKey, checkValue, LIMITS } from "./limits.js";
@@ -26,6 +27,7 @@ export function defaultExperimentLocation(config: TrackerConfig, experimentId: n
 /** What defaultExperimentLocation puts before the experiment id (the SQL that creates an experiment appends the id itself). */
 export function defaultExperimentLocationPrefix(config: TrackerConfig): string {
   if (config.proxyArtifacts) return "mlflow-artifacts:/";
+  if (isS3Uri(config.artifactRoot)) return `${config.artifactRoot}/`;
   // path.join normalises the root; joined with a one-character name, everything before that name.
   const folder = path.join(config.artifactRoot, "0").slice(0, -1);
   return config.artifactRootIsUri ? pathToFileURL(folder).href : folder;

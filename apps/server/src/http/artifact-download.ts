@@ -1,6 +1,7 @@
 import { create as contentDisposition } from "content-disposition";
 import type { Request, Response } from "express";
 import mime from "mime-types";
+import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { notFound } from "../core/errors.js";
 import type { ArtifactFile } from "../core/artifacts.js";
@@ -80,13 +81,54 @@ export async function sendArtifact(req: Request, res: Response, file: ArtifactFi
     });
     return;
   }
-  const stat = await file.store.stat(file.path);
-  if (!stat || stat.isDir) throw notFound(`Artifact '${file.name}' not found`);
-  res.setHeader("Content-Length", String(stat.size));
+  await sendFromStore(req, res, file);
+}
+
+/**
+ * A file from a store that is not on this machine (S3): Content-Length, ETag and Last-Modified
+ * from the lookup, conditional requests (304, 412) and one byte range (206, 416) as `send` answers
+ * them for local files, and the bytes streamed from the store.
+ */
+async function sendFromStore(req: Request, res: Response, file: ArtifactFile): Promise<void> {
+  const { stat } = file;
+  res.setHeader("Accept-Ranges", "bytes");
+  if (stat.etag) res.setHeader("ETag", stat.etag);
   res.setHeader("Last-Modified", stat.modified.toUTCString());
+  const ifMatch = req.headers["if-match"];
+  if (ifMatch && ifMatch !== "*" && !(stat.etag && ifMatch.split(/\s*,\s*/).includes(stat.etag))) {
+    res.removeHeader("Content-Disposition");
+    res.status(412).end();
+    return;
+  }
+  if (req.fresh) {
+    res.removeHeader("Content-Disposition");
+    res.status(304).end();
+    return;
+  }
+  let range: { start: number; end: number } | undefined;
+  const ranges = req.headers.range && stat.size > 0 ? req.range(stat.size, { combine: true }) : undefined;
+  // An If-Range that no longer matches asks for the whole file.
+  const ifRange = req.headers["if-range"];
+  const rangeStillValid = !ifRange || ifRange === stat.etag || ifRange === stat.modified.toUTCString();
+  if (ranges === -1) {
+    res.removeHeader("Content-Disposition");
+    res.setHeader("Content-Range", `bytes */${stat.size}`);
+    res.status(416).end();
+    return;
+  }
+  if (Array.isArray(ranges) && ranges.type === "bytes" && ranges.length === 1 && rangeStillValid) {
+    range = { start: ranges[0]!.start, end: ranges[0]!.end };
+    res.status(206);
+    res.setHeader("Content-Range", `bytes ${range.start}-${range.end}/${stat.size}`);
+  }
+  res.setHeader("Content-Length", String(range ? range.end - range.start + 1 : stat.size));
   if (req.method === "HEAD") {
     res.end();
     return;
   }
-  await pipeline(await file.store.read(file.path), res);
+  const body = stat.size === 0 ? Readable.from([]) : await file.store.read(file.path, range);
+  await pipeline(body, res).catch((err: unknown) => {
+    // The client went away: nothing to answer.
+    if (!res.destroyed) throw err;
+  });
 }

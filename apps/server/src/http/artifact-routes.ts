@@ -13,6 +13,15 @@ import { sendError } from "./error-handler.js";
  */
 
 export const ARTIFACTS_PREFIX = "/api/2.0/mlflow-artifacts/artifacts";
+const SERVICE_PREFIX = "/api/2.0/mlflow-artifacts";
+
+/** Routes whose tail is an artifact path: files, and MLflow's multipart uploads. */
+const PATH_PREFIXES = [
+  ARTIFACTS_PREFIX,
+  `${SERVICE_PREFIX}/mpu/create`,
+  `${SERVICE_PREFIX}/mpu/complete`,
+  `${SERVICE_PREFIX}/mpu/abort`,
+];
 
 function decodeSegments(raw: string): string | undefined {
   try {
@@ -30,11 +39,12 @@ export function artifactPathAsOneSegment(): RequestHandler {
   return (req, res, next) => {
     const q = req.url.indexOf("?");
     const pathname = q === -1 ? req.url : req.url.slice(0, q);
-    if (!pathname.startsWith(`${ARTIFACTS_PREFIX}/`)) {
+    const prefix = PATH_PREFIXES.find((p) => pathname.startsWith(`${p}/`));
+    if (!prefix) {
       next();
       return;
     }
-    const decoded = decodeSegments(pathname.slice(ARTIFACTS_PREFIX.length + 1));
+    const decoded = decodeSegments(pathname.slice(prefix.length + 1));
     if (decoded === undefined) {
       sendError(res, "INVALID_PARAMETER_VALUE", "Invalid artifact path: malformed percent-encoding");
       return;
@@ -44,14 +54,14 @@ export function artifactPathAsOneSegment(): RequestHandler {
       .split("/")
       .filter((name) => name !== "")
       .join("/");
-    req.url = `${ARTIFACTS_PREFIX}/${encodeURIComponent(joined)}${q === -1 ? "" : req.url.slice(q)}`;
+    req.url = `${prefix}/${encodeURIComponent(joined)}${q === -1 ? "" : req.url.slice(q)}`;
     req.originalUrl = req.url;
     next();
   };
 }
 
 export const isArtifactRequest = (req: Request): boolean =>
-  req.path === ARTIFACTS_PREFIX || req.path.startsWith(`${ARTIFACTS_PREFIX}/`);
+  req.path === SERVICE_PREFIX || req.path.startsWith(`${SERVICE_PREFIX}/`);
 
 /** A PUT of an artifact file: its body is the file, read by the handler alone. */
 export const isArtifactUpload = (req: Request): boolean =>

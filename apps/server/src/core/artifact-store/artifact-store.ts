@@ -2,7 +2,7 @@ import type { Readable } from "node:stream";
 import type { ArtifactPath } from "./artifact-path.js";
 
 /**
- * Where artifacts live: a local folder today (LocalFolderStore), object storage later. Every path
+ * Where artifacts live: a local folder (LocalFolderStore) or S3-compatible object storage (S3Store). Every path
  * is an ArtifactPath, checked by checkArtifactPath; a store must also keep symbolic links (or their
  * equivalents) from leading out of its root.
  */
@@ -11,6 +11,8 @@ export interface ArtifactStat {
   isDir: boolean;
   size: number;
   modified: Date;
+  /** The store's entity tag of a file, when it has one (S3). */
+  etag?: string;
 }
 
 export interface ArtifactEntry {

@@ -1,12 +1,12 @@
-import { createHash } from "node:crypto";
 import { createReadStream } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
-import { Transform, type Readable, type Writable } from "node:stream";
+import type { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { invalidParameter, TrackerError } from "../errors.js";
 import type { ArtifactPath } from "./artifact-path.js";
 import type { ArtifactEntry, ArtifactStat, ArtifactStore, WriteOptions } from "./artifact-store.js";
+import { meteredUpload, refuseAnnouncedTooLarge } from "./metered-upload.js";
 import {
   INNER_UPLOAD_FOLDER,
   makeUploadFolder,
@@ -19,40 +19,6 @@ const inside = (child: string, parent: string) =>
   child === parent || child.startsWith(parent.endsWith(path.sep) ? parent : parent + path.sep);
 
 const errno = (err: unknown): string | undefined => (err as NodeJS.ErrnoException | undefined)?.code;
-
-export const tooLarge = (max: number) =>
-  new TrackerError("REQUEST_TOO_LARGE", `The artifact is larger than the server's limit of ${max} bytes`);
-
-/**
- * Pipes `body` through `meter` into `file` and waits for the file to be complete. Unlike
- * stream.pipeline it never destroys `body` (a request: destroying it would close the connection
- * before the server can answer 413 or 400); when `meter` or `file` fails, `body` is unpiped and
- * left paused. An ending of `body` before its end (an aborted upload) fails the copy.
- */
-async function copyWithoutDestroying(
-  body: Readable,
-  meter: Transform,
-  file: NodeJS.WritableStream & Writable,
-): Promise<void> {
-  const done = pipeline(meter, file);
-  const fail = (err?: Error) => meter.destroy(err ?? new Error("The upload was aborted before its end"));
-  const onClose = () => {
-    if (!body.readableEnded) fail();
-  };
-  body.once("error", fail);
-  body.once("close", onClose);
-  body.pipe(meter);
-  // Cut before the copy began (the client closed while the handler was checking the run): no
-  // 'close' is coming any more.
-  if ((body.destroyed || body.closed) && !body.readableEnded) fail();
-  try {
-    await done;
-  } finally {
-    body.unpipe(meter);
-    body.off("error", fail);
-    body.off("close", onClose);
-  }
-}
 
 export interface LocalFolderOptions {
   /** Folder of uploads in progress (default: beside the root, see upload-folder.ts). */
@@ -201,8 +167,7 @@ export class LocalFolderStore implements ArtifactStore {
 
   async write(p: ArtifactPath, body: Readable, options: WriteOptions): Promise<{ size: number }> {
     if (!p) throw invalidParameter("An artifact path must name a file");
-    if (options.expectedLength !== undefined && options.expectedLength > options.maxBytes)
-      throw tooLarge(options.maxBytes);
+    refuseAnnouncedTooLarge(options);
     // The parent folder is checked (symbolic links resolved) before anything is created: when it
     // exists, that is one realpath; when not, its deepest existing ancestor is checked, the missing
     // folders are created below it, and the result is checked again.
@@ -231,32 +196,9 @@ export class LocalFolderStore implements ArtifactStore {
     // The temporary file exists before a byte is read, so that every way out below removes it.
     const temp = path.join(await this.uploads(), temporaryName());
     const handle = await fs.open(temp, "wx");
-    const md5 = options.md5 ? createHash("md5") : undefined;
-    const sha256 = options.sha256 ? createHash("sha256") : undefined;
-    let size = 0;
-    const meter = new Transform({
-      transform(chunk: Buffer, _enc, done) {
-        size += chunk.length;
-        if (size > options.maxBytes) {
-          done(tooLarge(options.maxBytes));
-          return;
-        }
-        md5?.update(chunk);
-        sha256?.update(chunk);
-        done(null, chunk);
-      },
-    });
+    let size: number;
     try {
-      await copyWithoutDestroying(body, meter, handle.createWriteStream());
-      if (options.expectedLength !== undefined && size !== options.expectedLength) {
-        throw invalidParameter(
-          `The body has ${size} bytes but Content-Length announced ${options.expectedLength}; nothing was stored`,
-        );
-      }
-      if (md5 && !md5.digest().equals(options.md5!))
-        throw invalidParameter("Content-MD5 does not match the body; nothing was stored");
-      if (sha256 && !sha256.digest().equals(options.sha256!))
-        throw invalidParameter("The SHA-256 digest does not match the body; nothing was stored");
+      ({ size } = await meteredUpload(body, options, (checked) => pipeline(checked, handle.createWriteStream())));
       await moveInto(temp, final).catch((err: unknown) => {
         if (errno(err) === "EISDIR" || errno(err) === "ENOTEMPTY" || errno(err) === "EEXIST")
           throw invalidParameter(`Cannot write '${p}': it is a directory`);

@@ -134,6 +134,9 @@ export const OPERATION_RULES: Readonly<Record<OperationId, Rule>> = {
   listArtifactDirectory: read(ARTIFACTS),
   uploadArtifact: update(ARTIFACTS),
   deleteArtifacts: update(ARTIFACTS),
+  createMultipartUpload: update(ARTIFACTS),
+  completeMultipartUpload: update(ARTIFACTS),
+  abortMultipartUpload: update(ARTIFACTS),
   // The server itself (the health probes never get here: they stay open).
   getServerInfo: { anyone: true },
   getMlflowVersion: { anyone: true },

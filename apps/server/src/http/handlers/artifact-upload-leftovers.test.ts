@@ -2,7 +2,15 @@ import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { rawRequest, testDatabases, useTestServer } from "@tracker/testing";
+import { ListMultipartUploadsCommand } from "@aws-sdk/client-s3";
+import {
+  artifactStoreConfig,
+  rawRequest,
+  storedArtifacts,
+  testDatabases,
+  testS3Client,
+  useTestServer,
+} from "@tracker/testing";
 
 /**
  * Uploads leave nothing behind (issue 28, item 4 and 5): a temporary file lives in the upload folder
@@ -128,5 +136,32 @@ describe.each(testDatabases())("artifact uploads leave nothing behind (%s)", (ki
     }
     expect(fs.existsSync(path.join(suite.server.dataDir, "gone"))).toBe(false);
     fs.unlinkSync(path.join(dir, "dangling"));
+  });
+});
+
+describe.runIf(process.env.TEST_S3_URL)("cut uploads to S3 leave no object and no unfinished multipart upload", () => {
+  const suite = useTestServer("pglite", artifactStoreConfig("s3"));
+
+  it("small bodies cut in a burst, and large ones cut after several parts went out", { timeout: 180_000 }, async () => {
+    const dest = suite.server.config.artifactsDestination;
+    const stored = storedArtifacts(dest);
+    await Promise.all(
+      Array.from({ length: 50 }, (_, i) => cutUpload(suite.server.port, `${A}/1/cut/small-${i}.bin`, 1000, 3)),
+    );
+    // 20 MiB sent of 64 MiB announced: two 8 MiB parts are uploaded before the cut.
+    await Promise.all(
+      Array.from({ length: 2 }, (_, i) =>
+        cutUpload(suite.server.port, `${A}/1/cut/large-${i}.bin`, 64 << 20, 20 << 20, 500),
+      ),
+    );
+    const [bucket, ...prefix] = dest.slice("s3://".length).split("/");
+    const unfinished = async () =>
+      (await testS3Client().send(new ListMultipartUploadsCommand({ Bucket: bucket, Prefix: `${prefix.join("/")}/` })))
+        .Uploads ?? [];
+    const deadline = Date.now() + 60_000;
+    while ((await unfinished()).length > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    expect(await unfinished()).toEqual([]);
+    expect(await stored.files("")).toEqual([]);
+    expect((await fetch(`${suite.url}${A}/1/cut/large-0.bin`)).status).toBe(404);
   });
 });

@@ -122,6 +122,37 @@ export const artifactHandlers = handlerTable({
     return {};
   },
 
+  async createMultipartUpload({ input, services, req }) {
+    const started = await artifacts.createMultipartUpload(
+      services,
+      { directory: artifactPath(req), fileName: input.path },
+      Number(input.num_parts ?? 1),
+    );
+    return {
+      upload_id: started.uploadId,
+      credentials: started.credentials.map((c) => ({ url: c.url, part_number: c.partNumber, headers: {} })),
+    };
+  },
+
+  async completeMultipartUpload({ input, services, req }) {
+    await artifacts.completeMultipartUpload(
+      services,
+      { directory: artifactPath(req), fileName: input.path },
+      input.upload_id,
+      input.parts.map((part) => ({ partNumber: Number(part.part_number), etag: part.etag })),
+    );
+    return {};
+  },
+
+  async abortMultipartUpload({ input, services, req }) {
+    await artifacts.abortMultipartUpload(
+      services,
+      { directory: artifactPath(req), fileName: input.path },
+      input.upload_id,
+    );
+    return {};
+  },
+
   async listArtifactDirectory({ input, services }) {
     const entries = await artifacts.listDestination(services, input.path ?? "");
     if (!entries || entries.length === 0) return {};

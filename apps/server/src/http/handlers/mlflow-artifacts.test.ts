@@ -4,10 +4,15 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
+  artifactStoreConfig,
   call,
   chunked,
+  databaseAndStoreCases,
   rawRequest,
+  type StoredArtifacts,
   startTestServer,
+  storedArtifacts,
+  testArtifactStores,
   testDatabases,
   trackingApi,
   useTestServer,
@@ -16,26 +21,22 @@ import {
 /**
  * The artifact service (spec/ext.yaml, tag Artifacts and Browser downloads): the mlflow-artifacts
  * API as MLflow clients use it, and every case where tracker does better than MLflow's proxy
- * (see shared/mlflow-artifacts-wire-facts.md, section 5).
+ * (see shared/mlflow-artifacts-wire-facts.md, section 5). On every database, with the artifacts
+ * destination a local folder and, when TEST_S3_URL is set, an S3 bucket (the cases that need
+ * symbolic links or empty folders only on the folder).
  */
 
 const A = "/api/2.0/mlflow-artifacts/artifacts";
 
-/** Every file below a folder, relative, with upload temporaries included. */
-function filesBelow(dir: string): string[] {
-  if (!fs.existsSync(dir)) return [];
-  return (fs.readdirSync(dir, { recursive: true }) as string[])
-    .filter((f) => fs.statSync(path.join(dir, f)).isFile())
-    .sort();
+async function until(check: () => Promise<boolean>): Promise<void> {
+  for (let i = 0; i < 200 && !(await check()); i++) await new Promise((r) => setTimeout(r, 25));
 }
 
-async function until(check: () => boolean): Promise<void> {
-  for (let i = 0; i < 200 && !check(); i++) await new Promise((r) => setTimeout(r, 25));
-}
-
-describe.each(testDatabases())("artifact service on %s", (kind) => {
-  const suite = useTestServer(kind);
+describe.each(databaseAndStoreCases(testDatabases()))("artifact service on %s, %s store", (kind, store) => {
+  const suite = useTestServer(kind, artifactStoreConfig(store));
+  const onFolder = store === "folder";
   let dest: string;
+  let stored: StoredArtifacts;
   let outside: string;
   let exp: string;
   let runId: string;
@@ -45,7 +46,8 @@ describe.each(testDatabases())("artifact service on %s", (kind) => {
     fetch(url(p), { method: "PUT", body, headers });
 
   beforeAll(async () => {
-    dest = path.join(suite.server.dataDir, "artifacts");
+    dest = suite.server.config.artifactsDestination;
+    stored = storedArtifacts(dest);
     outside = fs.mkdtempSync(path.join(os.tmpdir(), "tracker-victim-"));
     fs.writeFileSync(path.join(outside, "secret.txt"), "top secret");
     exp = (await suite.api.post<{ experiment_id: string }>("experiments/create", { name: "artifacts" })).body
@@ -68,11 +70,12 @@ describe.each(testDatabases())("artifact service on %s", (kind) => {
     expect(await (await put(`${base}/sub/nested/b.bin`, Buffer.from([0, 1, 2]))).json()).toEqual({});
     expect((await put(`${base}/empty.txt`, "")).status).toBe(200);
     expect((await put(`${base}/h%C3%A9llo%20w%C3%B6rld.txt`, "unicode")).status).toBe(200);
-    fs.mkdirSync(path.join(dest, base, "empty-dir"), { recursive: true });
+    // (S3 has no empty folders)
+    if (onFolder) fs.mkdirSync(path.join(dest, base, "empty-dir"), { recursive: true });
     const list = async (p: string) => (await fetch(`${suite.url}${A}?path=${encodeURIComponent(p)}`)).json();
     expect(await list(base)).toEqual({
       files: [
-        { path: "empty-dir", is_dir: true },
+        ...(onFolder ? [{ path: "empty-dir", is_dir: true }] : []),
         { path: "empty.txt", is_dir: false, file_size: 0 },
         { path: "héllo wörld.txt", is_dir: false, file_size: 7 },
         { path: "sub", is_dir: true },
@@ -127,15 +130,17 @@ describe.each(testDatabases())("artifact service on %s", (kind) => {
     );
     expect(big?.status).toBe(200);
     expect(big?.headers.connection).toBe("keep-alive");
-    expect(fs.readFileSync(path.join(dest, base, "chunked", "big"))).toEqual(data);
-    expect(fs.statSync(path.join(dest, base, "chunked", "empty")).size).toBe(0);
+    expect(await stored.read(`${base}/chunked/big`)).toEqual(data);
+    expect((await stored.read(`${base}/chunked/empty`))?.length).toBe(0);
   });
 
   it("refuses every path leading out of the destination with 400, and touches nothing outside", async () => {
-    fs.mkdirSync(path.join(dest, base, "links"), { recursive: true });
-    fs.symlinkSync(outside, path.join(dest, base, "links", "out-dir"));
-    fs.symlinkSync(path.join(outside, "secret.txt"), path.join(dest, base, "links", "out-file"));
-    const victim = path.relative(dest, outside);
+    if (onFolder) {
+      fs.mkdirSync(path.join(dest, base, "links"), { recursive: true });
+      fs.symlinkSync(outside, path.join(dest, base, "links", "out-dir"));
+      fs.symlinkSync(path.join(outside, "secret.txt"), path.join(dest, base, "links", "out-file"));
+    }
+    const victim = onFolder ? path.relative(dest, outside) : "victim";
     const escapes = [
       `..`,
       `../${victim}/secret.txt`,
@@ -146,8 +151,7 @@ describe.each(testDatabases())("artifact service on %s", (kind) => {
       `${base}/%252E%252E/x`,
       `${base}/a%5C..%5C..%5Cx`,
       `${base}/x%00y`,
-      `${base}/links/out-dir/secret.txt`,
-      `${base}/links/out-file`,
+      ...(onFolder ? [`${base}/links/out-dir/secret.txt`, `${base}/links/out-file`] : []),
     ];
     for (const p of escapes) {
       for (const method of ["GET", "PUT", "DELETE"]) {
@@ -163,14 +167,14 @@ describe.each(testDatabases())("artifact service on %s", (kind) => {
         expect(answer!.text).not.toContain(suite.server.dataDir);
       }
     }
-    for (const p of ["..", "/etc", `${base}/../..`, `${base}/links/out-dir`, "a\\b", "%2E%2E"]) {
+    for (const p of ["..", "/etc", `${base}/../..`, ...(onFolder ? [`${base}/links/out-dir`] : []), "a\\b", "%2E%2E"]) {
       const answer = await rawRequest(suite.server.port, "GET", `${A}?path=${encodeURIComponent(p)}`);
       expect(answer?.status, `list ${p}`).toBe(400);
     }
     for (const q of [
       `run_uuid=${runId}&path=../../../../${victim}/secret.txt`,
       `run_uuid=${runId}&path=/etc/hostname`,
-      `run_uuid=${runId}&path=links/out-file`,
+      ...(onFolder ? [`run_uuid=${runId}&path=links/out-file`] : []),
     ]) {
       expect((await rawRequest(suite.server.port, "GET", `/get-artifact?${q.replace(/\//g, "%2F")}`))?.status, q).toBe(
         400,
@@ -208,8 +212,8 @@ describe.each(testDatabases())("artifact service on %s", (kind) => {
       Buffer.alloc(5000, 1),
       "destroy",
     );
-    await until(() => filesBelow(path.join(dest, base, "cut")).length === 0);
-    expect(filesBelow(path.join(dest, base, "cut"))).toEqual([]);
+    await until(async () => (await stored.files(`${base}/cut`)).length === 0);
+    expect(await stored.files(`${base}/cut`)).toEqual([]);
     expect((await fetch(url(`${base}/cut/short.txt`))).status).toBe(404);
   });
 
@@ -224,7 +228,7 @@ describe.each(testDatabases())("artifact service on %s", (kind) => {
     expect(await wrongMd5.json()).toMatchObject({ error_code: "INVALID_PARAMETER_VALUE" });
     expect((await put(`${base}/digest/bad-sha.txt`, `${body}!`, { Digest: `SHA-256=${sha}` })).status).toBe(400);
     expect((await put(`${base}/digest/garbled.txt`, body, { "Content-MD5": "not base64!" })).status).toBe(400);
-    expect(filesBelow(path.join(dest, base, "digest"))).toEqual(["md5.txt", "sha.txt"]);
+    expect(await stored.files(`${base}/digest`)).toEqual(["md5.txt", "sha.txt"]);
   });
 
   it("serves Range (206), conditional requests (304), attachment names and safe content types", async () => {
@@ -273,7 +277,7 @@ describe.each(testDatabases())("artifact service on %s", (kind) => {
     expect((await put(`${base}/del/keep`, "y")).status).toBe(400);
     expect((await put(`${base}/del/keep/x.txt/below.txt`, "y")).status).toBe(400);
     expect((await fetch(url(`${base}/del/keep/`), { method: "DELETE" })).status).toBe(200);
-    expect(fs.existsSync(path.join(dest, base, "del", "keep"))).toBe(false);
+    expect(await stored.files(`${base}/del/keep`)).toEqual([]);
     expect((await fetch(url(`${base}/del/never-was`), { method: "DELETE" })).status).toBe(200);
   });
 
@@ -281,8 +285,7 @@ describe.each(testDatabases())("artifact service on %s", (kind) => {
     const names = Array.from({ length: 40 }, (_, i) => `par/f${i}.txt`);
     const answers = await Promise.all(names.map((n, i) => put(`${base}/${n}`, `content ${i}`)));
     expect(answers.map((r) => r.status)).toEqual(names.map(() => 200));
-    for (const [i, n] of names.entries())
-      expect(fs.readFileSync(path.join(dest, base, n), "utf8")).toBe(`content ${i}`);
+    for (const [i, n] of names.entries()) expect((await stored.read(`${base}/${n}`))?.toString()).toBe(`content ${i}`);
     const run = (await suite.api.post<{ run: { info: { run_id: string } } }>("runs/create", { experiment_id: exp }))
       .body.run.info.run_id;
     expect((await put(`${exp}/${run}/artifacts/a.txt`, "a")).status).toBe(200);
@@ -294,6 +297,56 @@ describe.each(testDatabases())("artifact service on %s", (kind) => {
       message: expect.stringContaining("active"),
     });
     expect((await fetch(url(`${exp}/${run}/artifacts/`), { method: "DELETE" })).status).toBe(200);
+  });
+
+  it("takes MLflow 2.x multipart uploads (mpu/create, complete, abort) straight to S3, and answers 501 on a folder", async () => {
+    const mpu = (op: string, dir: string, body: unknown) =>
+      fetch(`${suite.url}/api/2.0/mlflow-artifacts/mpu/${op}/${dir}`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify(body),
+      });
+    if (onFolder) {
+      const refused = await mpu("create", `${base}/mpu`, { path: "/tmp/local/big.bin", num_parts: 2 });
+      expect(refused.status).toBe(501);
+      expect(await refused.json()).toMatchObject({ error_code: "NOT_IMPLEMENTED" });
+      return;
+    }
+    const data = Buffer.alloc(5 * 1024 * 1024 + 1000, 3);
+    data.write("head", 0);
+    const created = await mpu("create", `${base}/mpu`, { path: "/tmp/local/big.bin", num_parts: 2 });
+    expect(created.status, await created.clone().text()).toBe(200);
+    const { upload_id, credentials } = (await created.json()) as {
+      upload_id: string;
+      credentials: { url: string; part_number: number; headers: Record<string, string> }[];
+    };
+    expect(credentials.map((c) => c.part_number)).toEqual([1, 2]);
+    const pieces = [data.subarray(0, 5 * 1024 * 1024), data.subarray(5 * 1024 * 1024)];
+    const parts = [];
+    for (const [i, credential] of credentials.entries()) {
+      const sent = await fetch(credential.url, { method: "PUT", body: pieces[i], headers: credential.headers });
+      expect(sent.status, await sent.clone().text()).toBe(200);
+      parts.push({ part_number: credential.part_number, etag: sent.headers.get("etag")!, url: credential.url });
+    }
+    expect((await fetch(url(`${base}/mpu/big.bin`))).status).toBe(404);
+    const completed = await mpu("complete", `${base}/mpu`, { path: "/tmp/local/big.bin", upload_id, parts });
+    expect(completed.status, await completed.clone().text()).toBe(200);
+    const got = await fetch(url(`${base}/mpu/big.bin`));
+    expect(got.headers.get("content-length")).toBe(String(data.length));
+    expect(Buffer.from(await got.arrayBuffer()).equals(data)).toBe(true);
+
+    const other = (await (await mpu("create", `${base}/mpu`, { path: "gone.bin" })).json()) as { upload_id: string };
+    expect((await mpu("abort", `${base}/mpu`, { path: "gone.bin", upload_id: other.upload_id })).status).toBe(200);
+    expect((await mpu("abort", `${base}/mpu`, { path: "gone.bin", upload_id: other.upload_id })).status).toBe(200);
+    const late = await mpu("complete", `${base}/mpu`, {
+      path: "gone.bin",
+      upload_id: other.upload_id,
+      parts: [{ part_number: 1, etag: '"x"' }],
+    });
+    expect(late.status).toBe(404);
+    expect((await mpu("create", `${base}/mpu`, { path: "a/.." })).status).toBe(400);
+    expect((await mpu("create", `${base}/a%5C..%5Cx`, { path: "a.bin" })).status).toBe(400);
+    expect(await stored.files(`${base}/mpu`)).toEqual(["big.bin"]);
   });
 
   it("serves runs' and model versions' files through the browser endpoints and the revisions' artifact operations", async () => {
@@ -336,29 +389,35 @@ describe.each(testDatabases())("artifact service on %s", (kind) => {
 });
 
 describe("artifact service configuration", () => {
-  it("refuses bodies over --max-artifact-size with 413: before reading when Content-Length says so, and while reading a chunked body", async () => {
-    const server = await startTestServer("pglite", { maxArtifactSize: 1000 });
-    try {
-      const dest = path.join(server.dataDir, "artifacts");
-      // Only the headers are sent: the answer comes before any byte of the body.
-      const early = await rawRequest(server.port, "PUT", `${A}/1/big.bin`, { "Content-Length": 5000 });
-      expect(early?.status).toBe(413);
-      expect(JSON.parse(early!.text)).toMatchObject({ error_code: "REQUEST_TOO_LARGE" });
-      const streamed = await rawRequest(
-        server.port,
-        "PUT",
-        `${A}/1/big.bin`,
-        { "Transfer-Encoding": "chunked" },
-        chunked(Buffer.alloc(800), Buffer.alloc(800)),
-      );
-      expect(streamed?.status).toBe(413);
-      expect((await fetch(`${server.url}${A}/1/ok.bin`, { method: "PUT", body: Buffer.alloc(1000) })).status).toBe(200);
-      await until(() => !filesBelow(dest).some((f) => f.includes("tracker-upload")));
-      expect(filesBelow(dest)).toEqual(["1/ok.bin"]);
-    } finally {
-      await server.dispose();
-    }
-  });
+  it.each(testArtifactStores())(
+    "refuses bodies over --max-artifact-size with 413 (%s store): before reading when Content-Length says so, and while reading a chunked body",
+    async (store) => {
+      const server = await startTestServer("pglite", { maxArtifactSize: 1000, ...artifactStoreConfig(store) });
+      try {
+        const stored = storedArtifacts(server.config.artifactsDestination);
+        // Only the headers are sent: the answer comes before any byte of the body.
+        const early = await rawRequest(server.port, "PUT", `${A}/1/big.bin`, { "Content-Length": 5000 });
+        expect(early?.status).toBe(413);
+        expect(JSON.parse(early!.text)).toMatchObject({ error_code: "REQUEST_TOO_LARGE" });
+        const streamed = await rawRequest(
+          server.port,
+          "PUT",
+          `${A}/1/big.bin`,
+          { "Transfer-Encoding": "chunked" },
+          chunked(Buffer.alloc(800), Buffer.alloc(800)),
+        );
+        expect(streamed?.status).toBe(413);
+        expect((await fetch(`${server.url}${A}/1/ok.bin`, { method: "PUT", body: Buffer.alloc(1000) })).status).toBe(
+          200,
+        );
+        // (a local folder's upload temporaries live beside it: only the stored file is inside)
+        await until(async () => !(await stored.files("")).some((f) => f.includes("tracker-upload")));
+        expect(await stored.files("")).toEqual(["1/ok.bin"]);
+      } finally {
+        await server.dispose();
+      }
+    },
+  );
 
   it("answers 503 without serving, serves only artifacts with --artifacts-only, and keeps local folders with an explicit root", async () => {
     const off = await startTestServer("pglite", { serveArtifacts: false });

@@ -1,0 +1,115 @@
+import { ListMultipartUploadsCommand, PutObjectCommand } from "@aws-sdk/client-s3";
+import { randomBytes, randomUUID } from "node:crypto";
+import { Readable } from "node:stream";
+import { buffer } from "node:stream/consumers";
+import { afterAll, describe, expect, it } from "vitest";
+import { TrackerError } from "../errors.js";
+import { checkArtifactPath } from "./artifact-path.js";
+import { parseS3Uri } from "../../config/s3-location.js";
+import { makeS3Client, S3Store } from "./s3-store.js";
+
+/**
+ * The S3 store against a real S3 server (Ceph radosgw from scripts/s3-throwaway.sh), when
+ * TEST_S3_URL is set; the HTTP-level artifact suites run on it too (see @tracker/testing).
+ */
+
+const url = process.env.TEST_S3_URL;
+const P = (raw: string) => checkArtifactPath(raw);
+const LIMIT = 64 * 1024 * 1024;
+
+describe.runIf(url)("S3Store on a real S3 server", () => {
+  const root = parseS3Uri(url ?? "s3://x/y")!;
+  const client = makeS3Client({ forcePathStyle: true });
+  const store = new S3Store(client, { bucket: root.bucket, prefix: `${root.prefix}/store-${randomUUID()}` });
+  afterAll(async () => {
+    await store.delete(P("d")).catch(() => undefined);
+    client.destroy();
+  });
+
+  it("writes, stats, lists, reads with a range, and deletes recursively", async () => {
+    await store.write(P("d/a.txt"), Readable.from([Buffer.from("hello world")]), {
+      maxBytes: LIMIT,
+      expectedLength: 11,
+    });
+    await store.write(P("d/sub/b.bin"), Readable.from([Buffer.from("xyz")]), { maxBytes: LIMIT });
+    expect(await store.stat(P("d/a.txt"))).toMatchObject({ isDir: false, size: 11, etag: expect.any(String) });
+    expect(await store.stat(P("d/sub"))).toMatchObject({ isDir: true });
+    expect(await store.stat(P("d/nope"))).toBeUndefined();
+    expect(await store.list(P("d"))).toEqual([
+      { name: "a.txt", isDir: false, size: 11 },
+      { name: "sub", isDir: true },
+    ]);
+    expect(await store.list(P("d/a.txt"))).toBeUndefined();
+    expect(await store.list(P("nothing"))).toBeUndefined();
+    expect((await buffer(await store.read(P("d/a.txt"), { start: 6, end: 10 }))).toString()).toBe("world");
+    await expect(store.read(P("d/none.txt"))).rejects.toMatchObject({ code: "RESOURCE_DOES_NOT_EXIST" });
+    await expect(store.write(P("d/sub"), Readable.from([Buffer.from("x")]), { maxBytes: LIMIT })).rejects.toMatchObject(
+      {
+        code: "INVALID_PARAMETER_VALUE",
+      },
+    );
+    await expect(
+      store.write(P("d/a.txt/c"), Readable.from([Buffer.from("x")]), { maxBytes: LIMIT }),
+    ).rejects.toMatchObject({ code: "INVALID_PARAMETER_VALUE" });
+    await store.delete(P("d"));
+    expect(await store.stat(P("d/a.txt"))).toBeUndefined();
+    expect(await store.list(P("d"))).toBeUndefined();
+  });
+
+  it("streams a multipart upload and stores it whole; a failed body leaves no object and no unfinished upload", async () => {
+    const big = randomBytes(20 * 1024 * 1024);
+    const chunks = (n: number) =>
+      Readable.from(
+        (function* () {
+          for (let at = 0; at < n; at += 1024 * 1024) yield big.subarray(at, Math.min(n, at + 1024 * 1024));
+        })(),
+      );
+    const { size } = await store.write(P("d/big.bin"), chunks(big.length), { maxBytes: LIMIT });
+    expect(size).toBe(big.length);
+    expect((await buffer(await store.read(P("d/big.bin")))).equals(big)).toBe(true);
+
+    const cut = new Readable({ read() {} });
+    const writing = store.write(P("d/cut.bin"), cut, { maxBytes: LIMIT, expectedLength: big.length });
+    for (let at = 0; at < 18 * 1024 * 1024; at += 1024 * 1024) cut.push(big.subarray(at, at + 1024 * 1024));
+    await new Promise((r) => setTimeout(r, 200));
+    cut.destroy();
+    await expect(writing).rejects.toThrow();
+    expect(await store.stat(P("d/cut.bin"))).toBeUndefined();
+    const uploads = await client.send(
+      new ListMultipartUploadsCommand({ Bucket: root.bucket, Prefix: store.key(P("d/")) }),
+    );
+    expect(uploads.Uploads ?? []).toEqual([]);
+  });
+
+  it("refuses bodies over the limit, or shorter than announced, storing nothing", async () => {
+    await expect(
+      store.write(P("d/large.bin"), Readable.from([randomBytes(2048)]), { maxBytes: 1024 }),
+    ).rejects.toMatchObject({ code: "REQUEST_TOO_LARGE" });
+    await expect(
+      store.write(P("d/short.bin"), Readable.from([randomBytes(10)]), { maxBytes: 1024, expectedLength: 100 }),
+    ).rejects.toBeInstanceOf(TrackerError);
+    expect(await store.stat(P("d/large.bin"))).toBeUndefined();
+    expect(await store.stat(P("d/short.bin"))).toBeUndefined();
+  });
+
+  it("lists and deletes a folder of more than one page (1,010 keys)", { timeout: 120_000 }, async () => {
+    const keys = Array.from({ length: 1010 }, (_, i) => `${store.key(P("d/many"))}/f${String(i).padStart(4, "0")}`);
+    for (let i = 0; i < keys.length; i += 50) {
+      await Promise.all(
+        keys.slice(i, i + 50).map((Key) => client.send(new PutObjectCommand({ Bucket: root.bucket, Key, Body: "x" }))),
+      );
+    }
+    const listed = await store.list(P("d/many"));
+    expect(listed).toHaveLength(1010);
+    expect(listed?.[1009]).toEqual({ name: "f1009", isDir: false, size: 1 });
+    await store.delete(P("d/many"));
+    expect(await store.list(P("d/many"))).toBeUndefined();
+  });
+
+  it("answers 503 when the store cannot be reached", async () => {
+    const offline = makeS3Client({ forcePathStyle: true, endpoint: "http://127.0.0.1:9" });
+    const unreachable = new S3Store(offline, root);
+    await expect(unreachable.list(P("x"))).rejects.toMatchObject({ code: "TEMPORARILY_UNAVAILABLE" });
+    offline.destroy();
+  });
+});
