@@ -68,8 +68,8 @@ describe.each(testDatabases())("the sign-in throttle on %s", (kind) => {
       basic(ADMIN.username, ADMIN.password),
     );
     expect(create.status).toBe(200);
-    // Five wrong passwords through HTTP: 401 each, counted.
-    for (let i = 0; i < 5; i++) {
+    // Wrong passwords through HTTP: 401 each, counted (two here; the counting itself is tested above).
+    for (let i = 0; i < 2; i++) {
       const res = await call(
         suite.url,
         "GET",
@@ -82,7 +82,7 @@ describe.each(testDatabases())("the sign-in throttle on %s", (kind) => {
     const [row] = (await db()("sign_in_failures").where({ key: "user:victim" }).select("failures")) as Array<{
       failures: number;
     }>;
-    expect(row?.failures).toBe(5);
+    expect(row?.failures).toBe(2);
     // As if the sixth came now and made it wait a minute (no test waits on the clock).
     await db()("sign_in_failures")
       .where({ key: "user:victim" })
