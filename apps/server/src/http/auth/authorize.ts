@@ -141,8 +141,10 @@ async function filtered(
       ...ctx,
       input: { ...input, page_token: token, max_results: pageSize - kept.length },
     })) as Record<string, unknown> | undefined;
-    const more = next?.[spec.list];
-    if (!next || !Array.isArray(more)) break;
+    if (!next) break;
+    // An empty list may be left out of an answer, as protobuf's JSON mapping does.
+    const more = next[spec.list] ?? [];
+    if (!Array.isArray(more)) break;
     kept.push(...keep(more));
     last = next;
   }

@@ -59,7 +59,10 @@ describe.each(testDatabases())("the sign-in throttle on %s", (kind) => {
     expect(await signInRetryAfterMs(db(), { username: "other", address }, T0 + 20)).toBe(1_000);
   });
 
-  it("answers HTTP Basic of a refused username 429 with Retry-After, right password or not, before checking it", async () => {
+  // Each wrong or first password costs a deliberately slow scrypt: the budget of a scenario.
+  it("answers HTTP Basic of a refused username 429 with Retry-After, right password or not, before checking it", {
+    timeout: 180_000,
+  }, async () => {
     const create = await call(
       suite.url,
       "POST",
