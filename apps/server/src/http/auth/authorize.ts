@@ -148,8 +148,14 @@ async function filtered(
     kept.push(...keep(more));
     last = next;
   }
-  const { next_page_token: nextToken, ...rest } = last;
-  return { ...first, ...rest, [spec.list]: kept, ...(nextToken ? { next_page_token: nextToken } : {}) };
+  // The token is the last read page's, or none when that page was the last.
+  const { next_page_token: _first, ...answer } = first;
+  const nextToken = last.next_page_token;
+  return {
+    ...answer,
+    [spec.list]: kept,
+    ...(typeof nextToken === "string" && nextToken ? { next_page_token: nextToken } : {}),
+  };
 }
 
 /** Gives the creator MANAGE on what the operation created. */

@@ -1,10 +1,11 @@
 import fs from "node:fs";
+import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { generateKeyPairSync } from "node:crypto";
 import { SignJWT, type JWTPayload } from "jose";
-import { describe, expect, it } from "vitest";
-import { call, testDatabases, useTestServer } from "@tracker/testing";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { call, startTestServer, testDatabases, useTestServer, type TestServer } from "@tracker/testing";
 import { parseProxyEntry, TrustedProxies } from "../../config/trusted-proxies.js";
 
 /** Single sign-on (issue 29, item 6): a trusted proxy's user header, and Bearer JWTs of an identity provider. */
@@ -214,5 +215,41 @@ describe.each(testDatabases())("Bearer JWTs signed with RS256, keys from a JWKS 
   it("leaves personal access tokens and Basic as they were", async () => {
     expect((await whoAmI(suite.url, basic(ADMIN.username, ADMIN.password))).body.user?.username).toBe("admin");
     expect((await whoAmI(suite.url, bearer("trk_nope"))).status).toBe(401);
+  });
+});
+
+describe.each(testDatabases())("Bearer JWTs signed with RS256, keys from a JWKS URL on %s", (kind) => {
+  const { publicKey, privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
+  const jwks = { keys: [{ ...publicKey.export({ format: "jwk" }), kid: "idp-1", alg: "RS256", use: "sig" }] };
+  let idp: http.Server;
+  let server: TestServer;
+  let fetched = 0;
+  beforeAll(async () => {
+    idp = http.createServer((_req, res) => {
+      fetched++;
+      res.setHeader("content-type", "application/json");
+      res.end(JSON.stringify(jwks));
+    });
+    await new Promise<void>((resolve) => idp.listen(0, "127.0.0.1", resolve));
+    const { port } = idp.address() as { port: number };
+    server = await startTestServer(kind, {
+      auth: "users",
+      authAdmin: ADMIN,
+      authJwt: { jwks: `http://127.0.0.1:${port}/.well-known/jwks.json`, audience: AUDIENCE, claim: "sub" },
+    });
+  });
+  afterAll(async () => {
+    await server?.dispose();
+    await new Promise((resolve) => idp?.close(resolve));
+  });
+
+  it("fetches the provider's keys once and accepts tokens signed by them", async () => {
+    for (const sub of ["gina", "gina", "hal"]) {
+      const token = await sign({ aud: AUDIENCE, exp: inSeconds(300), sub }, privateKey, "RS256", "idp-1");
+      const res = await whoAmI(server.url, bearer(token));
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      expect(res.body.user?.username).toBe(sub);
+    }
+    expect(fetched).toBe(1);
   });
 });
