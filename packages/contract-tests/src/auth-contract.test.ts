@@ -170,6 +170,37 @@ describe.each(serverProcessDatabases())("contract: client x server x auth.yaml o
       200,
     );
 
+    // The audit trail: who changed which user, permission and token, newest first, in pages.
+    const trail = await admin.GET("/api/2.0/tracker/audit/list", { params: { query: { max_results: 5 } } });
+    expect(trail.data?.entries).toHaveLength(5);
+    expect(trail.data?.entries[0]).toMatchObject({ actor: "admin", action: "deleteUser", target: "user:ben" });
+    const rest = await admin.GET("/api/2.0/tracker/audit/list", {
+      params: { query: { max_results: 1000, page_token: trail.data!.next_page_token! } },
+    });
+    const all = [...trail.data!.entries, ...rest.data!.entries];
+    expect(rest.data?.next_page_token).toBeUndefined();
+    expect(all.map((e) => `${e.actor} ${e.action} ${e.target}`).reverse()).toEqual([
+      "admin createUser user:ann",
+      "admin createUser user:ben",
+      `ann createExperimentPermission experiment:${experimentId}`,
+      `ann updateExperimentPermission experiment:${experimentId}`,
+      `ann deleteExperimentPermission experiment:${experimentId}`,
+      "ann createRegisteredModelPermission registered_model:anns-model",
+      "ann updateRegisteredModelPermission registered_model:anns-model",
+      "ann deleteRegisteredModelPermission registered_model:anns-model",
+      `ann createAccessToken access_token:${token.data!.access_token.id}`,
+      `ann revokeAccessToken access_token:${token.data!.access_token.id}`,
+      "ann updateUserPassword user:ann",
+      "admin updateUserAdmin user:ben",
+      "admin deleteUser user:ben",
+    ]);
+    expect(all.find((e) => e.action === "createExperimentPermission")?.details).toEqual({
+      username: "ben",
+      permission: "READ",
+    });
+    // Never a secret.
+    expect(JSON.stringify(all)).not.toMatch(/password-|trk_/);
+
     // Every documented error status of every operation.
     const adminAuth = basic(ADMIN);
     const annAuth = basic({ username: "ann", password: "ann-password-456" });
@@ -246,6 +277,11 @@ describe.each(serverProcessDatabases())("contract: client x server x auth.yaml o
       [400, "POST", `${P}access-tokens/revoke`, {}, annAuth],
       [401, "POST", `${P}access-tokens/revoke`, { id: "1" }, undefined],
       [404, "POST", `${P}access-tokens/revoke`, { id: "999999" }, annAuth],
+      // audit/list
+      [400, "GET", `${P}audit/list`, { max_results: "0" }, adminAuth],
+      [401, "GET", `${P}audit/list`, {}, undefined],
+      [403, "GET", `${P}audit/list`, {}, annAuth],
+      [404, "GET", `${P}audit/list`, {}, undefined, off],
     ];
     const wrong: string[] = [];
     for (const [status, method, path, input, auth, base] of cases) {

@@ -277,6 +277,27 @@ export function buildProgram(): Command {
       "with --auth users: READ, EDIT, MANAGE or NO_PERMISSIONS on what no permission names a user for (env TRACKER_AUTH_DEFAULT_PERMISSION; default READ)",
     )
     .option(
+      "--auth-trusted-header <name>",
+      "with --auth users: single sign-on by a reverse proxy, the header naming the signed-in user (X-Forwarded-User, X-Forwarded-Email), believed only from --auth-trusted-proxies; unknown users are created with the default permission (env TRACKER_AUTH_TRUSTED_HEADER)",
+    )
+    .option(
+      "--auth-trusted-proxies <cidrs>",
+      "comma-separated addresses and CIDR ranges of the proxies whose --auth-trusted-header is believed; from elsewhere the header is ignored (env TRACKER_AUTH_TRUSTED_PROXIES)",
+    )
+    .option(
+      "--auth-jwt-jwks <url-or-file>",
+      "with --auth users: accept Bearer JWTs signed by these keys (a JWKS URL or file; RS256, PS256, ES256); for HS256 set env TRACKER_AUTH_JWT_SECRET instead (env TRACKER_AUTH_JWT_JWKS)",
+    )
+    .option(
+      "--auth-jwt-audience <aud>",
+      "the audience JWTs must name; required with JWTs (env TRACKER_AUTH_JWT_AUDIENCE)",
+    )
+    .option("--auth-jwt-issuer <iss>", "the issuer JWTs must name, when set (env TRACKER_AUTH_JWT_ISSUER)")
+    .option(
+      "--auth-jwt-claim <claim>",
+      "the JWT claim naming the user: sub, username, email, ... (env TRACKER_AUTH_JWT_CLAIM; default sub)",
+    )
+    .option(
       "--disable-security-middleware",
       "turn off the Host, Origin and Content-Type checks against cross-site requests, e.g. behind a proxy that rewrites them (env TRACKER_DISABLE_SECURITY_MIDDLEWARE=1)",
     )

@@ -37,6 +37,12 @@ export interface ServerFlags {
   appName?: string;
   auth?: string;
   authDefaultPermission?: string;
+  authTrustedHeader?: string;
+  authTrustedProxies?: string;
+  authJwtJwks?: string;
+  authJwtAudience?: string;
+  authJwtIssuer?: string;
+  authJwtClaim?: string;
   maxInFlightRequests?: number;
   /** `--body-timeout`, in milliseconds. */
   bodyTimeout?: number;
@@ -91,6 +97,16 @@ export function configFromFlags(flags: ServerFlags, env: NodeJS.ProcessEnv = pro
   if (flags.shutdownDelay !== undefined) overrides.shutdownDelayMs = flags.shutdownDelay;
   if (flags.drainTimeout !== undefined) overrides.drainTimeoutMs = flags.drainTimeout;
   const env2 = { ...env };
+  // Single sign-on flags stand for their environment variables, read and checked together by loadConfig.
+  const ssoFlags: Array<[string | undefined, string]> = [
+    [flags.authTrustedHeader, "TRACKER_AUTH_TRUSTED_HEADER"],
+    [flags.authTrustedProxies, "TRACKER_AUTH_TRUSTED_PROXIES"],
+    [flags.authJwtJwks, "TRACKER_AUTH_JWT_JWKS"],
+    [flags.authJwtAudience, "TRACKER_AUTH_JWT_AUDIENCE"],
+    [flags.authJwtIssuer, "TRACKER_AUTH_JWT_ISSUER"],
+    [flags.authJwtClaim, "TRACKER_AUTH_JWT_CLAIM"],
+  ];
+  for (const [value, name] of ssoFlags) if (value !== undefined) env2[name] = value;
   if (flags.backendStoreUri !== undefined) {
     if (isPostgresUrl(flags.backendStoreUri)) {
       overrides.databaseUrl = flags.backendStoreUri;

@@ -1,12 +1,14 @@
 import type { Command } from "commander";
 import type { TrackerConfig } from "../config/config.js";
+import { auditPage, recordChange } from "../core/auth/audit.js";
 import { createUser, deleteUser, listUsers, updateAdmin, updatePassword } from "../core/auth/users.js";
 import { openDatabase } from "../server.js";
 import type { ServerFlags } from "./options.js";
 
 /**
  * `tracker users list|create|reset-password|delete`: user management on the database directly (for
- * the first admin, and for a forgotten admin password), whether or not a server runs.
+ * the first admin, and for a forgotten admin password), whether or not a server runs. Changes are
+ * recorded in the audit trail with the actor `cli`; `tracker users audit` prints the trail.
  */
 
 interface PasswordFlags {
@@ -49,6 +51,8 @@ async function withDatabase<T>(
 }
 
 const say = (line: string) => process.stdout.write(`${line}\n`);
+const audit = (db: Parameters<typeof recordChange>[0], action: string, username: string, details = {}) =>
+  recordChange(db, { actor: "cli", action, target: `user:${username}`, details });
 
 /** Adds the `users` commands; `withFlags` adds the database flags every command takes. */
 export function addUserCommands(program: Command, withFlags: (cmd: Command) => Command, resolve: Resolve, fail: Fail) {
@@ -68,6 +72,7 @@ export function addUserCommands(program: Command, withFlags: (cmd: Command) => C
   ).action((username: string, flags: ServerFlags & PasswordFlags & { admin?: boolean }) =>
     withDatabase(resolve, fail, flags, async (db) => {
       await createUser(db, username, await passwordOf(flags), Boolean(flags.admin));
+      await audit(db, "createUser", username, { is_admin: Boolean(flags.admin) });
       say(`created ${flags.admin ? "admin " : ""}user ${username}`);
     }),
   );
@@ -80,6 +85,7 @@ export function addUserCommands(program: Command, withFlags: (cmd: Command) => C
   ).action((username: string, flags: ServerFlags & PasswordFlags) =>
     withDatabase(resolve, fail, flags, async (db) => {
       await updatePassword(db, username, await passwordOf(flags));
+      await audit(db, "updateUserPassword", username);
       say(`password of ${username} changed`);
     }),
   );
@@ -88,6 +94,7 @@ export function addUserCommands(program: Command, withFlags: (cmd: Command) => C
   ).action((username: string, yesNo: string, flags: ServerFlags) =>
     withDatabase(resolve, fail, flags, async (db) => {
       await updateAdmin(db, username, /^(yes|true|1)$/i.test(yesNo));
+      await audit(db, "updateUserAdmin", username, { is_admin: /^(yes|true|1)$/i.test(yesNo) });
       say(`${username} is ${/^(yes|true|1)$/i.test(yesNo) ? "" : "no longer "}an admin`);
     }),
   );
@@ -95,7 +102,22 @@ export function addUserCommands(program: Command, withFlags: (cmd: Command) => C
     (username: string, flags: ServerFlags) =>
       withDatabase(resolve, fail, flags, async (db) => {
         await deleteUser(db, username);
+        await audit(db, "deleteUser", username);
         say(`deleted user ${username}`);
       }),
+  );
+  withFlags(
+    users
+      .command("audit")
+      .description("print the audit trail of user, permission and token changes, newest first")
+      .option("--max-results <n>", "entries to print (default 100)", (raw) => Number(raw)),
+  ).action((flags: ServerFlags & { maxResults?: number }) =>
+    withDatabase(resolve, fail, flags, async (db) => {
+      const { entries } = await auditPage(db, flags.maxResults);
+      for (const e of entries)
+        say(
+          `${new Date(e.timestamp).toISOString()}\t${e.actor}\t${e.action}\t${e.target}\t${JSON.stringify(e.details)}`,
+        );
+    }),
   );
 }

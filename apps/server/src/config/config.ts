@@ -1,5 +1,6 @@
 import path from "node:path";
 import { invalidPermissionMessage, isPermissionName, type PermissionName } from "../domain/permissions.js";
+import { parseProxyEntry } from "./trusted-proxies.js";
 import { LOG_FORMATS, type LogFormat } from "../logging/logger.js";
 import { DEFAULT_HEAP_GROWTH_PERCENT, MAX_HEAP_GROWTH_PERCENT } from "../runtime/heap-growth.js";
 import {
@@ -99,6 +100,15 @@ export interface TrackerConfig {
   auth: AuthMode;
   /** Permission of a user on what no permission names them for (TRACKER_AUTH_DEFAULT_PERMISSION; READ). */
   authDefaultPermission: PermissionName;
+  /**
+   * Single sign-on by a reverse proxy: the header naming the signed-in user (TRACKER_AUTH_TRUSTED_HEADER,
+   * --auth-trusted-header; e.g. X-Forwarded-User), believed only from authTrustedProxies.
+   */
+  authTrustedHeader?: string;
+  /** Addresses and CIDR ranges of the trusted proxies (TRACKER_AUTH_TRUSTED_PROXIES, --auth-trusted-proxies). */
+  authTrustedProxies: string[];
+  /** Single sign-on by an identity provider's Bearer JWTs (TRACKER_AUTH_JWT_*, --auth-jwt-*). */
+  authJwt?: JwtSettings;
   /** First admin, created at start when missing (TRACKER_AUTH_ADMIN_USERNAME / TRACKER_AUTH_ADMIN_PASSWORD). */
   authAdmin?: { username: string; password: string };
   /** TRACKER_WEB_DIR: folder of the built web UI served at `/` (default: apps/web/dist). */
@@ -167,6 +177,68 @@ function adminFromEnv(env: NodeJS.ProcessEnv): { username: string; password: str
       "TRACKER_AUTH_ADMIN_USERNAME and TRACKER_AUTH_ADMIN_PASSWORD go together: set both or neither",
     );
   return { username, password };
+}
+
+/** How Bearer JWTs of an identity provider are checked (see core/auth/jwt.ts). */
+export interface JwtSettings {
+  /** HS256 shared secret (TRACKER_AUTH_JWT_SECRET; at least 32 bytes). */
+  secret?: string;
+  /** The provider's keys, a JWKS: an http(s) URL or a local file (TRACKER_AUTH_JWT_JWKS, --auth-jwt-jwks). */
+  jwks?: string;
+  /** The audience (`aud`) tokens must name (TRACKER_AUTH_JWT_AUDIENCE, --auth-jwt-audience; required). */
+  audience: string;
+  /** The issuer (`iss`) tokens must name, when set (TRACKER_AUTH_JWT_ISSUER, --auth-jwt-issuer). */
+  issuer?: string;
+  /** The claim naming the user (TRACKER_AUTH_JWT_CLAIM, --auth-jwt-claim; default `sub`). */
+  claim: string;
+}
+
+/** JWT settings from TRACKER_AUTH_JWT_*: undefined when neither a secret nor a JWKS is given. */
+export function jwtFromEnv(env: NodeJS.ProcessEnv): JwtSettings | undefined {
+  const secret = env.TRACKER_AUTH_JWT_SECRET || undefined;
+  const jwks = env.TRACKER_AUTH_JWT_JWKS?.trim() || undefined;
+  const audience = env.TRACKER_AUTH_JWT_AUDIENCE?.trim() || undefined;
+  const issuer = env.TRACKER_AUTH_JWT_ISSUER?.trim() || undefined;
+  const claim = env.TRACKER_AUTH_JWT_CLAIM?.trim() || "sub";
+  if (secret === undefined && jwks === undefined) {
+    if (audience !== undefined || issuer !== undefined || env.TRACKER_AUTH_JWT_CLAIM)
+      throw new ConfigError(
+        "JWT settings need a key: TRACKER_AUTH_JWT_SECRET (HS256) or TRACKER_AUTH_JWT_JWKS (--auth-jwt-jwks)",
+      );
+    return undefined;
+  }
+  if (secret !== undefined && jwks !== undefined)
+    throw new ConfigError("TRACKER_AUTH_JWT_SECRET and TRACKER_AUTH_JWT_JWKS exclude each other: give one");
+  if (secret !== undefined && Buffer.byteLength(secret, "utf8") < 32)
+    throw new ConfigError("TRACKER_AUTH_JWT_SECRET must be at least 32 bytes (HS256 keys of 256 bits)");
+  if (audience === undefined)
+    throw new ConfigError("JWTs need the audience they must name: TRACKER_AUTH_JWT_AUDIENCE (--auth-jwt-audience)");
+  return { ...(secret ? { secret } : { jwks }), audience, ...(issuer ? { issuer } : {}), claim };
+}
+
+/** Proxy addresses and ranges, each checked (see config/trusted-proxies.ts). */
+function trustedProxiesFrom(raw: string | undefined): string[] {
+  const entries = commaList(raw);
+  return setting(raw, entries, () => {
+    for (const entry of entries) parseProxyEntry(entry);
+    return entries;
+  });
+}
+
+/** Single sign-on needs users, and a trusted header needs the proxies to trust. */
+function checkSignOn(config: TrackerConfig): TrackerConfig {
+  const sso = config.authTrustedHeader !== undefined || config.authJwt !== undefined;
+  if (sso && config.auth !== "users")
+    throw new ConfigError("single sign-on (a trusted header or JWTs) needs users and permissions: add --auth users");
+  if (config.authTrustedHeader !== undefined && config.authTrustedProxies.length === 0)
+    throw new ConfigError(
+      "--auth-trusted-header needs the addresses of the proxies that set it: --auth-trusted-proxies (TRACKER_AUTH_TRUSTED_PROXIES)",
+    );
+  if (config.authTrustedHeader !== undefined && !/^[A-Za-z0-9-]+$/.test(config.authTrustedHeader))
+    throw new ConfigError(
+      `--auth-trusted-header must be a header name such as X-Forwarded-User, got "${config.authTrustedHeader}"`,
+    );
+  return config;
 }
 
 export const EMBEDDED_DATABASES = ["auto", "postgres", "pglite"] as const;
@@ -304,7 +376,7 @@ export function loadConfig(
   const databaseUrl = overrides.databaseUrl ?? (env.DATABASE_URL || undefined);
   const explicitRoot = overrides.artifactRoot ?? (env.TRACKER_ARTIFACT_ROOT || undefined);
   const serveArtifacts = overrides.serveArtifacts ?? flag(env.TRACKER_SERVE_ARTIFACTS) ?? true;
-  return {
+  return checkSignOn({
     host: overrides.host ?? env.HOST ?? "127.0.0.1",
     port: overrides.port ?? parsePort(env.PORT, 5000),
     databaseUrl,
@@ -341,6 +413,9 @@ export function loadConfig(
     authDefaultPermission:
       overrides.authDefaultPermission ?? parseDefaultPermission(env.TRACKER_AUTH_DEFAULT_PERMISSION),
     authAdmin: overrides.authAdmin ?? adminFromEnv(env),
+    authTrustedHeader: overrides.authTrustedHeader ?? (env.TRACKER_AUTH_TRUSTED_HEADER?.trim() || undefined),
+    authTrustedProxies: overrides.authTrustedProxies ?? trustedProxiesFrom(env.TRACKER_AUTH_TRUSTED_PROXIES),
+    authJwt: "authJwt" in overrides ? overrides.authJwt : jwtFromEnv(env),
     webDir: overrides.webDir ?? (env.TRACKER_WEB_DIR ? path.resolve(env.TRACKER_WEB_DIR) : undefined),
     heapGrowthPercent: overrides.heapGrowthPercent ?? parseHeapGrowthPercent(env.TRACKER_HEAP_GROWTH_PERCENT),
     statementTimeoutMs:
@@ -370,5 +445,5 @@ export function loadConfig(
       setting(env.TRACKER_DRAIN_TIMEOUT, DEFAULT_DRAIN_TIMEOUT_MS, (raw) =>
         parseDurationMs(raw, "TRACKER_DRAIN_TIMEOUT"),
       ),
-  };
+  });
 }

@@ -16,6 +16,8 @@ import { artifactPathAsOneSegment, artifactServiceGate, isArtifactUpload } from 
 import { crossSiteGuard, jsonBodiesOnly } from "./cross-site.js";
 import { rejectNulCharacters, securityHeaders, verifyUtf8 } from "./security.js";
 import { authenticate } from "./auth/authenticate.js";
+import { auditHandlers } from "./auth/audit.js";
+import { auditTrailHandlers } from "./auth/audit-handlers.js";
 import { authorizeHandlers } from "./auth/authorize.js";
 import { authHandlers } from "./auth/handlers.js";
 import { defaultWebDirectory, webUi } from "./web-ui.js";
@@ -172,7 +174,8 @@ export function createApp({ services, logger, handlers }: AppOptions): Express {
   app.use(rejectNulCharacters());
 
   // Every operation's permission rule (http/auth/rules.ts) around its handler.
-  const guardedHandlers = authorizeHandlers({ ...handlers, ...authHandlers });
+  // Changes to users, permissions and tokens are then recorded (http/auth/audit.ts).
+  const guardedHandlers = auditHandlers(authorizeHandlers({ ...handlers, ...authHandlers, ...auditTrailHandlers }));
   for (const spec of SPEC_ORDER) {
     app.use(
       byOrigin(validatorFor(spec, services.config.validateResponses, false), () =>

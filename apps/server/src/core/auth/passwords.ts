@@ -54,6 +54,11 @@ export class VerifiedCredentials {
     return `${username}\u0000${createHmac("sha256", this.key).update(password).digest("base64url")}`;
   }
 
+  /** Whether these credentials were verified against this hash before (no scrypt). */
+  has(username: string, password: string, storedHash: string): boolean {
+    return this.entries.get(this.id(username, password)) === storedHash;
+  }
+
   async verify(username: string, password: string, storedHash: string): Promise<boolean> {
     const id = this.id(username, password);
     if (this.entries.get(id) === storedHash) return true;

@@ -107,19 +107,54 @@ async function narrowed(
   return handler({ ...ctx, input: { ...input, experiment_ids: kept } });
 }
 
-/** Drops from a listing's answer what the caller may not read (a page may come out shorter). */
+/** Pages a listing reads at most to fill one answer; beyond, the answer is short but its token still right. */
+export const MAX_REFILL_READS = 50;
+
+/**
+ * A listing's answer with only what the caller may read, refilled to the page size: while the page
+ * is short and there is more, the next page is read asking for just the missing number of items,
+ * so that the answer's `next_page_token` (the last page read) continues right after its last item.
+ * The page size is the request's `max_results`, else that of the first, full, page.
+ */
 async function filtered(
-  answer: object | undefined,
+  handler: DispatchedHandler,
   spec: { list: string; key: string; kind: "experiment" | "registered_model" },
   caller: Caller,
-  services: Services,
+  ctx: UntypedContext,
 ): Promise<object | undefined> {
-  const items = (answer as Record<string, unknown> | undefined)?.[spec.list];
-  if (!Array.isArray(items)) return answer;
+  const first = (await handler(ctx)) as Record<string, unknown> | undefined;
+  const items = first?.[spec.list];
+  if (!first || !Array.isArray(items)) return first;
+  const { services } = ctx;
   const readable = await readableBy(services.knex, caller, spec.kind, services.config.authDefaultPermission);
+  const keep = (list: unknown[]) =>
+    list.filter((item) => readable(String((item as Record<string, unknown>)[spec.key])));
+  const input = ctx.input as Record<string, unknown>;
+  const asked = Number(input.max_results);
+  const pageSize = Number.isSafeInteger(asked) && asked > 0 ? asked : items.length;
+  const kept = keep(items);
+  let last = first;
+  for (let reads = 1; reads < MAX_REFILL_READS && kept.length < pageSize; reads++) {
+    const token = last.next_page_token;
+    if (typeof token !== "string" || token === "") break;
+    const next = (await handler({
+      ...ctx,
+      input: { ...input, page_token: token, max_results: pageSize - kept.length },
+    })) as Record<string, unknown> | undefined;
+    if (!next) break;
+    // An empty list may be left out of an answer, as protobuf's JSON mapping does.
+    const more = next[spec.list] ?? [];
+    if (!Array.isArray(more)) break;
+    kept.push(...keep(more));
+    last = next;
+  }
+  // The token is the last read page's, or none when that page was the last.
+  const { next_page_token: _first, ...answer } = first;
+  const nextToken = last.next_page_token;
   return {
     ...answer,
-    [spec.list]: items.filter((item) => readable(String((item as Record<string, unknown>)[spec.key]))),
+    [spec.list]: kept,
+    ...(typeof nextToken === "string" && nextToken ? { next_page_token: nextToken } : {}),
   };
 }
 
@@ -147,8 +182,8 @@ function guarded(id: OperationId, handler: DispatchedHandler): DispatchedHandler
       return undefined;
     }
     if ("narrowExperimentIds" in rule) return narrowed(handler, rule.narrowExperimentIds.empty, principal, ctx);
+    if ("filterAnswer" in rule) return filtered(handler, rule.filterAnswer, principal, ctx);
     const answer = await handler(ctx);
-    if ("filterAnswer" in rule) return filtered(answer, rule.filterAnswer, principal, ctx.services);
     if ("anyone" in rule && rule.grantCreator) await grantToCreator(rule.grantCreator, answer, principal, ctx.services);
     return answer;
   };

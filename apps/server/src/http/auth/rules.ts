@@ -162,4 +162,5 @@ export const OPERATION_RULES: Readonly<Record<OperationId, Rule>> = {
   createAccessToken: { anyone: true },
   listAccessTokens: { selfOrAdmin: true },
   revokeAccessToken: { anyone: true },
+  listAuditEntries: { admin: true },
 };
