@@ -18,6 +18,8 @@ import { rejectNulCharacters, securityHeaders, verifyUtf8 } from "./security.js"
 import { authenticate } from "./auth/authenticate.js";
 import { authorizeHandlers } from "./auth/authorize.js";
 import { authHandlers } from "./auth/handlers.js";
+import { withWebSessions } from "./auth/session.js";
+import { webSessionHandlers } from "./auth/session-handlers.js";
 import { defaultWebDirectory, webUi } from "./web-ui.js";
 import { dropNullFields, rememberRawBody } from "./request-body.js";
 import { parseQueryString } from "./query-string.js";
@@ -140,7 +142,7 @@ export function createApp({ services, logger, handlers }: AppOptions): Express {
   app.use(normaliseRequest(services.config.namespace));
   app.use(artifactPathAsOneSegment());
   // Before anything reads a body: without credentials (when authentication is on) only the health probes answer.
-  app.use(authenticate(services));
+  app.use(withWebSessions(services, authenticate(services)));
   app.use(artifactServiceGate(services.config));
   if (services.config.crossSiteChecks) app.use(jsonBodiesOnly(isArtifactUpload));
 
@@ -172,7 +174,7 @@ export function createApp({ services, logger, handlers }: AppOptions): Express {
   app.use(rejectNulCharacters());
 
   // Every operation's permission rule (http/auth/rules.ts) around its handler.
-  const guardedHandlers = authorizeHandlers({ ...handlers, ...authHandlers });
+  const guardedHandlers = authorizeHandlers({ ...handlers, ...authHandlers, ...webSessionHandlers });
   for (const spec of SPEC_ORDER) {
     app.use(
       byOrigin(validatorFor(spec, services.config.validateResponses, false), () =>

@@ -159,4 +159,10 @@ export const OPERATION_RULES: Readonly<Record<OperationId, Rule>> = {
   createAccessToken: { anyone: true },
   listAccessTokens: { selfOrAdmin: true },
   revokeAccessToken: { anyone: true },
+  // The web UI's sign-in session (session.ts) and its permissions panel.
+  getWebSession: { anyone: true },
+  signIn: { anyone: true },
+  signOut: { anyone: true },
+  listExperimentPermissions: manage(EXPERIMENT),
+  listRegisteredModelPermissions: manage(MODEL),
 };
