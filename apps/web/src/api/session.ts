@@ -45,8 +45,9 @@ const SESSION_PATH = "/api/2.0/tracker/session";
 /** Asks the server whether users are on and who is signed in. */
 export async function loadSession(): Promise<void> {
   const { data, response } = await authApi().GET(SESSION_PATH);
-  // 404: users and permissions are off; 401: only the shared token guards the server (token prompt).
-  if (response.status === 404 || response.status === 401) return setState({ status: "off" });
+  // 401: only the shared TRACKER_AUTH_TOKEN guards the server (the token prompt asks for it); 404: an
+  // older server without sessions.
+  if (response.status === 404 || response.status === 401 || data?.auth === "none") return setState({ status: "off" });
   if (!data) throw new Error(`The server answered ${response.status} to ${SESSION_PATH}`);
   if (data.user && data.csrf_token) setState({ status: "signed-in", user: data.user }, data.csrf_token);
   else setState({ status: "signed-out" });

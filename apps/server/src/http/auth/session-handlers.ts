@@ -11,7 +11,8 @@ import { csrfTokenOf } from "../../core/auth/web-sessions.js";
 /**
  * spec/auth.yaml's web UI operations: sign-in, sign-out and the session's state (session.ts puts
  * the cookie in the authentication chain), and the permission lists of the UI's permissions panel.
- * With users and permissions off they do not exist (404 ENDPOINT_NOT_FOUND).
+ * With users and permissions off they do not exist (404 ENDPOINT_NOT_FOUND), except the session
+ * state, which then says `auth: none`.
  */
 
 function requireUsers(services: Services): void {
@@ -27,11 +28,13 @@ const cookieOptions = (req: Request) =>
 
 export const webSessionHandlers = handlerTable({
   async getWebSession({ services, res }) {
-    requireUsers(services);
+    // Answered with auth off too, so that the web UI learns it without a failed request.
+    if (services.config.auth !== "users") return { auth: "none" as const };
     const session = webSessionOf(res);
     const principal = principalOf(res);
-    if (!session || !principal || principal.id === undefined) return {};
+    if (!session || !principal || principal.id === undefined) return { auth: "users" as const };
     return {
+      auth: "users" as const,
       user: { id: principal.id, username: principal.username, is_admin: principal.isAdmin },
       csrf_token: csrfTokenOf(session.id),
       expires_at: session.expiresAt,
@@ -48,6 +51,7 @@ export const webSessionHandlers = handlerTable({
       expires: new Date(session.expiresAt),
     });
     return {
+      auth: "users" as const,
       user: { id: user.id, username: user.username, is_admin: user.isAdmin },
       csrf_token: session.csrfToken,
       expires_at: session.expiresAt,

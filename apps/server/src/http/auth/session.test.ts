@@ -73,8 +73,8 @@ describe.each(testDatabases())("web UI sessions on %s", (kind) => {
     await call(suite.url, "POST", "/api/2.0/tracker/users/create", BOB, basic(ADMIN.username, ADMIN.password));
     const { cookie, csrf } = await signIn(BOB);
     const session = await call(suite.url, "GET", "/api/2.0/tracker/session", undefined, { cookie });
-    expect(session.body).toMatchObject({ user: { username: "bob", is_admin: false }, csrf_token: csrf });
-    expect((await call(suite.url, "GET", "/api/2.0/mlflow/session")).body).toEqual({});
+    expect(session.body).toMatchObject({ auth: "users", user: { username: "bob", is_admin: false }, csrf_token: csrf });
+    expect((await call(suite.url, "GET", "/api/2.0/mlflow/session")).body).toEqual({ auth: "users" });
     const me = await call(suite.url, "GET", "/api/2.0/tracker/users/current", undefined, { cookie });
     expect(me.body).toMatchObject({ user: { username: "bob" } });
     // Bob is no admin: the session carries his rights, not more.
@@ -175,7 +175,9 @@ describe.each(testDatabases())("web UI sessions on %s", (kind) => {
     expect(out.headers.get("set-cookie")).toMatch(/^tracker_session=;.*Expires=Thu, 01 Jan 1970/);
     const after = await call(suite.url, "GET", "/api/2.0/tracker/experiments/search", { max_results: 1 }, { cookie });
     expect(after.status).toBe(401);
-    expect((await call(suite.url, "GET", "/api/2.0/tracker/session", undefined, { cookie })).body).toEqual({});
+    expect((await call(suite.url, "GET", "/api/2.0/tracker/session", undefined, { cookie })).body).toEqual({
+      auth: "users",
+    });
   });
 
   it("does not send a Basic challenge to a browser's fetches, only to navigations and other clients", async () => {
@@ -191,8 +193,8 @@ describe.each(testDatabases())("web UI sessions on %s", (kind) => {
 
 describe.each(testDatabases())("web UI sessions with auth off on %s", (kind) => {
   const suite = useTestServer(kind);
-  it("do not exist", async () => {
-    expect((await call(suite.url, "GET", "/api/2.0/tracker/session")).status).toBe(404);
+  it("do not exist; the session state says auth is off", async () => {
+    expect((await call(suite.url, "GET", "/api/2.0/tracker/session")).body).toEqual({ auth: "none" });
     expect(
       (await call(suite.url, "POST", "/api/2.0/tracker/session/sign-in", { username: "a", password: "b" })).status,
     ).toBe(404);
