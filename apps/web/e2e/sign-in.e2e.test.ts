@@ -208,8 +208,12 @@ for (const kind of testDatabases()) {
       await page.getByRole("heading", { name: "Sign in" }).waitFor();
       expect((await watched.context.cookies()).find((c) => c.name === "tracker_session")).toBeUndefined();
       // The API is closed again for this browser.
-      const after = await page.evaluate(async () => (await fetch("/api/2.0/tracker/users/current")).status);
-      expect(after).toBe(401);
+      // ... and its 401 carries no Basic challenge, which would open the browser's own prompt.
+      const after = await page.evaluate(async () => {
+        const res = await fetch("/api/2.0/tracker/users/current");
+        return { status: res.status, challenge: res.headers.get("www-authenticate") };
+      });
+      expect(after).toEqual({ status: 401, challenge: 'Session realm="tracker"' });
       await signInThroughForm(BOB);
       await page.getByRole("link", { name: "alice-private" }).waitFor();
       await page.getByRole("link", { name: "bob-notes" }).waitFor();
