@@ -1,7 +1,10 @@
 import { lazy, Suspense } from "react";
 import { Link, Redirect, Route, Switch } from "wouter";
 import { Loading } from "./components/error-box";
+import type { SessionUser } from "./api/session";
 import { TokenPrompt } from "./components/token-prompt";
+import { AccountMenu } from "./views/account/account-menu";
+import { SessionGate } from "./views/account/session-gate";
 import { ExperimentsPage } from "./views/experiments/experiments-page";
 import { RunsPage } from "./views/runs/runs-page";
 
@@ -18,10 +21,20 @@ const LoggedModelsPage = lazy(() =>
 const LoggedModelPage = lazy(() =>
   import("./views/logged-models/logged-model-page").then((m) => ({ default: m.LoggedModelPage })),
 );
+const AccountPage = lazy(() => import("./views/account/account-page").then((m) => ({ default: m.AccountPage })));
+const UsersPage = lazy(() => import("./views/account/users-page").then((m) => ({ default: m.UsersPage })));
+const ExperimentAccessPage = lazy(() =>
+  import("./views/account/experiment-access-page").then((m) => ({ default: m.ExperimentAccessPage })),
+);
 const VersionPage = lazy(() => import("./views/models/version-page").then((m) => ({ default: m.VersionPage })));
 
 /** Routes (wouter): every view is a path plus query-string state. */
 export function App() {
+  return <SessionGate>{(user) => <Shell user={user} />}</SessionGate>;
+}
+
+/** The header and the pages; `user` is the signed-in user (undefined when users are off). */
+function Shell({ user }: { user: SessionUser | undefined }) {
   return (
     <>
       <a className="skip" href="#main">
@@ -35,6 +48,7 @@ export function App() {
           <Link href="/experiments">Experiments</Link>
           <Link href="/models">Models</Link>
         </nav>
+        {user ? <AccountMenu user={user} /> : null}
       </header>
       <main id="main">
         <Suspense fallback={<Loading what="page" />}>
@@ -53,6 +67,13 @@ export function App() {
             <Route path="/models/:name/versions/:version">
               {(params) => <VersionPage name={params.name} version={params.version} />}
             </Route>
+            {user ? <Route path="/account" component={AccountPage} /> : null}
+            {user?.is_admin ? <Route path="/admin/users" component={UsersPage} /> : null}
+            {user ? (
+              <Route path="/experiments/:id/access">
+                {(params) => <ExperimentAccessPage experimentId={params.id} />}
+              </Route>
+            ) : null}
             <Route>
               <h1>Not found</h1>
               <p>

@@ -23,3 +23,4 @@ export type AuthClient = Client<paths>;
 export function createClient(options: Omit<ClientOptions, "apiPrefix">): AuthClient {
   return createRawClient<paths>({ ...options, apiPrefix: "" });
 }
+export { expectData, expectOk } from "./response.js";

@@ -291,6 +291,96 @@ describe.each(serverProcessDatabases())("contract: client x server x auth.yaml o
     expect(wrong).toEqual([]);
   });
 
+  it("serves the web UI's sign-in session and permission lists", { timeout: 300_000 }, async () => {
+    const admin = clientAs(basic(ADMIN));
+    await admin.POST("/api/2.0/tracker/users/create", { body: { username: "eve", password: "eve-password-123" } });
+    const signedIn = await clientAs().POST("/api/2.0/tracker/session/sign-in", {
+      body: { username: "eve", password: "eve-password-123" },
+    });
+    expect(signedIn.data?.user).toMatchObject({ username: "eve", is_admin: false });
+    const cookie = /^tracker_session=[^;]+/.exec(signedIn.response.headers.get("set-cookie") ?? "")?.[0] ?? "";
+    const csrf = signedIn.data?.csrf_token ?? "";
+    const eve = createAuthClient({
+      baseUrl: server.url,
+      retry: false,
+      headers: { cookie, "x-csrf-token": csrf },
+      fetch: recorder.fetchFor("auth"),
+    });
+    expect((await eve.GET("/api/2.0/tracker/session")).data).toMatchObject({
+      user: { username: "eve" },
+      csrf_token: csrf,
+    });
+    expect((await clientAs().GET("/api/2.0/tracker/session")).data).toEqual({ auth: "users" });
+    expect((await clientAs(undefined, () => offServer.url).GET("/api/2.0/tracker/session")).data).toEqual({
+      auth: "none",
+    });
+    const exp = await fetch(`${server.url}/api/2.0/mlflow/experiments/create`, {
+      method: "POST",
+      headers: { cookie, "x-csrf-token": csrf, "content-type": "application/json" },
+      body: JSON.stringify({ name: "eves" }),
+    });
+    const experimentId = ((await exp.json()) as { experiment_id: string }).experiment_id;
+    await eve.POST("/api/2.0/tracker/experiments/permissions/create", {
+      body: { experiment_id: experimentId, username: "ann", permission: "READ" },
+    });
+    const listed = await eve.GET("/api/2.0/tracker/experiments/permissions/list", {
+      params: { query: { experiment_id: experimentId } },
+    });
+    expect(listed.data?.permissions.map((p) => [p.username, p.permission])).toEqual([
+      ["ann", "READ"],
+      ["eve", "MANAGE"],
+    ]);
+    await fetch(`${server.url}/api/2.0/mlflow/registered-models/create`, {
+      method: "POST",
+      headers: { cookie, "x-csrf-token": csrf, "content-type": "application/json" },
+      body: JSON.stringify({ name: "eves-model" }),
+    });
+    const models = await eve.GET("/api/2.0/tracker/registered-models/permissions/list", {
+      params: { query: { name: "eves-model" } },
+    });
+    expect(models.data?.permissions.map((p) => p.username)).toEqual(["eve"]);
+
+    const P = "/api/2.0/tracker/";
+    const fetchAuth = recorder.fetchFor("auth");
+    const status = async (
+      method: string,
+      path: string,
+      input: Record<string, string>,
+      headers: Record<string, string>,
+      base = server.url,
+    ) => {
+      const query = method === "GET" ? `?${new URLSearchParams(input).toString()}` : "";
+      const body = method === "GET" ? undefined : JSON.stringify(input);
+      const sent = method === "GET" ? headers : { ...headers, "content-type": "application/json" };
+      return (await fetchAuth(`${base}${path}${query}`, { method, headers: sent, body })).status;
+    };
+    const calAuth = { authorization: basic({ username: "cal", password: "cal-password-123" }) };
+    const adminAuth = { authorization: basic(ADMIN) };
+    const cases: Array<[number, string, string, Record<string, string>, Record<string, string>, string?]> = [
+      [400, "POST", `${P}session/sign-in`, { username: "eve" }, {}],
+      [401, "POST", `${P}session/sign-in`, { username: "eve", password: "wrong-password-1" }, {}],
+      [404, "POST", `${P}session/sign-in`, { username: "eve", password: "eve-password-123" }, {}, offServer.url],
+      [403, "POST", `${P}session/sign-out`, {}, { cookie }],
+      [404, "POST", `${P}session/sign-out`, {}, {}, offServer.url],
+      [400, "GET", `${P}experiments/permissions/list`, {}, adminAuth],
+      [401, "GET", `${P}experiments/permissions/list`, { experiment_id: experimentId }, {}],
+      [403, "GET", `${P}experiments/permissions/list`, { experiment_id: experimentId }, calAuth],
+      [404, "GET", `${P}experiments/permissions/list`, { experiment_id: "999999" }, adminAuth],
+      [400, "GET", `${P}registered-models/permissions/list`, {}, adminAuth],
+      [401, "GET", `${P}registered-models/permissions/list`, { name: "eves-model" }, {}],
+      [403, "GET", `${P}registered-models/permissions/list`, { name: "eves-model" }, calAuth],
+      [404, "GET", `${P}registered-models/permissions/list`, { name: "nobodys-model" }, adminAuth],
+    ];
+    const wrong: string[] = [];
+    for (const [want, method, path, input, headers, base] of cases) {
+      const got = await status(method, path, input, headers, base);
+      if (got !== want) wrong.push(`${method} ${path} ${JSON.stringify(input)}: ${got}, wanted ${want}`);
+    }
+    expect(wrong).toEqual([]);
+    expect((await eve.POST("/api/2.0/tracker/session/sign-out")).response.status).toBe(200);
+    expect((await eve.GET("/api/2.0/tracker/session")).data).toEqual({ auth: "users" });
+  });
+
   it("every answer matched auth.yaml, and every operation was exercised with each documented status", () => {
     expect(recorder.violations()).toEqual([]);
     const rows = coverage(recorder.operations(["auth"]), recorder.exchanges);

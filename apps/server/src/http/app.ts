@@ -20,6 +20,8 @@ import { auditHandlers } from "./auth/audit.js";
 import { auditTrailHandlers } from "./auth/audit-handlers.js";
 import { authorizeHandlers } from "./auth/authorize.js";
 import { authHandlers } from "./auth/handlers.js";
+import { withWebSessions } from "./auth/session.js";
+import { webSessionHandlers } from "./auth/session-handlers.js";
 import { defaultWebDirectory, webUi } from "./web-ui.js";
 import { dropNullFields, rememberRawBody } from "./request-body.js";
 import { parseQueryString } from "./query-string.js";
@@ -142,7 +144,7 @@ export function createApp({ services, logger, handlers }: AppOptions): Express {
   app.use(normaliseRequest(services.config.namespace));
   app.use(artifactPathAsOneSegment());
   // Before anything reads a body: without credentials (when authentication is on) only the health probes answer.
-  app.use(authenticate(services));
+  app.use(withWebSessions(services, authenticate(services)));
   app.use(artifactServiceGate(services.config));
   if (services.config.crossSiteChecks) app.use(jsonBodiesOnly(isArtifactUpload));
 
@@ -175,7 +177,9 @@ export function createApp({ services, logger, handlers }: AppOptions): Express {
 
   // Every operation's permission rule (http/auth/rules.ts) around its handler.
   // Changes to users, permissions and tokens are then recorded (http/auth/audit.ts).
-  const guardedHandlers = auditHandlers(authorizeHandlers({ ...handlers, ...authHandlers, ...auditTrailHandlers }));
+  const guardedHandlers = auditHandlers(
+    authorizeHandlers({ ...handlers, ...authHandlers, ...auditTrailHandlers, ...webSessionHandlers }),
+  );
   for (const spec of SPEC_ORDER) {
     app.use(
       byOrigin(validatorFor(spec, services.config.validateResponses, false), () =>

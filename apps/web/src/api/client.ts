@@ -6,6 +6,10 @@ const TOKEN_KEY = "tracker.token";
 let client: TrackerClient | undefined;
 const listeners = new Set<() => void>();
 let authRequired = false;
+/** The sign-in session's CSRF token (auth `users`), sent with every request made with the session cookie. */
+let csrfToken: string | undefined;
+/** Called instead of the token prompt on a 401 while signed in with a session (it expired). */
+let onSessionLost: (() => void) | undefined;
 
 /** The namespace the server put in index.html (`tracker` by default, `mlflow` for drop-in use). */
 export function namespace(): string {
@@ -20,7 +24,12 @@ export function systemTag(name: string): string {
 
 export function api(): TrackerClient {
   const token = sessionStorage.getItem(TOKEN_KEY) ?? undefined;
-  client ??= new TrackerClient({ baseUrl: window.location.origin, token, retry: { retries: 1 } });
+  client ??= new TrackerClient({
+    baseUrl: window.location.origin,
+    token,
+    headers: csrfHeaders(),
+    retry: { retries: 1 },
+  });
   return client;
 }
 
@@ -36,6 +45,10 @@ export function isAuthRequired(): boolean {
 
 /** Called with every failure: a 401 makes the UI ask for the token. */
 export function noteError(error: unknown): void {
+  if (isTrackerError(error, "UNAUTHENTICATED") && onSessionLost) {
+    onSessionLost();
+    return;
+  }
   if (isTrackerError(error, "UNAUTHENTICATED") && !authRequired) {
     authRequired = true;
     for (const listener of listeners) listener();
@@ -53,5 +66,20 @@ export function setToken(token: string): void {
 /** Headers for plain fetches of the browser endpoints (artifact downloads) outside the client. */
 export function authHeaders(): Record<string, string> {
   const token = sessionStorage.getItem(TOKEN_KEY);
-  return token ? { Authorization: `Bearer ${token}` } : {};
+  return token ? { Authorization: `Bearer ${token}`, ...csrfHeaders() } : csrfHeaders();
+}
+
+/** The header carrying the session's CSRF token, when signed in with a session. */
+export function csrfHeaders(): Record<string, string> {
+  return csrfToken ? { "X-CSRF-Token": csrfToken } : {};
+}
+
+/**
+ * Signed in with a session (auth `users`): its CSRF token goes with every request from now on, and
+ * a 401 calls `lost` instead of asking for a token. `undefined` when signed out or auth is off.
+ */
+export function setSessionCredentials(session: { csrfToken: string; lost: () => void } | undefined): void {
+  csrfToken = session?.csrfToken;
+  onSessionLost = session?.lost;
+  client = undefined;
 }

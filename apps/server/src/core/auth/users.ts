@@ -4,6 +4,7 @@ import { nowMs } from "../clock.js";
 import { findExperimentRow } from "../../store/experiments.js";
 import { findRegisteredModelRow } from "../../store/registry/registered-models.js";
 import { isUniqueViolation } from "../../store/unique-violation.js";
+import { permissionsOnResource } from "../../store/permission-grants.js";
 import {
   countUsers,
   deletePermission,
@@ -260,4 +261,16 @@ export async function explicitPermissions(
   }
   const rows = await registeredModelPermissionsOf(db, userId);
   return new Map(rows.map((r) => [r.name, r.permission as PermissionName]));
+}
+
+/** Every user's explicit permission on one resource, by username (for the web UI's permissions panel). */
+export async function listPermissions(
+  db: Knex,
+  kind: PermissionResource,
+  resource: string,
+): Promise<Array<{ user_id: number; username: string; permission: PermissionName }>> {
+  const spec = RESOURCES[kind];
+  if (!(await spec.exists(db, resource))) throw notFound(RESOURCE_MISSING[kind](resource));
+  const rows = await permissionsOnResource(db, kind, spec.key(resource));
+  return rows.map((r) => ({ user_id: r.user_id, username: r.username, permission: r.permission as PermissionName }));
 }

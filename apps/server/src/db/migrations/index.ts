@@ -10,6 +10,7 @@ import * as runModelLinks from "./0008_run_model_links.js";
 import * as loggedModels from "./0009_logged_models.js";
 import * as entityTagsMlflow from "./0010_entity_tags_mlflow.js";
 import * as usersPermissions from "./0011_users_permissions.js";
+import * as webSessions from "./0012_web_sessions.js";
 import * as authThrottleAudit from "./0013_auth_throttle_audit.js";
 
 interface Migration {
@@ -30,6 +31,7 @@ const migrations: ReadonlyArray<[string, Migration]> = [
   ["0009_logged_models", loggedModels],
   ["0010_entity_tags_mlflow", entityTagsMlflow],
   ["0011_users_permissions", usersPermissions],
+  ["0012_web_sessions", webSessions],
   ["0013_auth_throttle_audit", authThrottleAudit],
 ];
 

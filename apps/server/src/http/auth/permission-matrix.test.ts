@@ -219,6 +219,20 @@ const OPERATIONS: Operation[] = [
     path: () => "/api/2.0/mlflow/registered-models/permissions/get",
     input: (r) => ({ name: r.model, username: OWNER.username }),
   },
+  {
+    name: "auth experiments/permissions/list",
+    need: "manage",
+    method: "GET",
+    path: () => "/api/2.0/tracker/experiments/permissions/list",
+    input: (r) => ({ experiment_id: r.experimentId }),
+  },
+  {
+    name: "auth registered-models/permissions/list",
+    need: "manage",
+    method: "GET",
+    path: () => "/api/2.0/tracker/registered-models/permissions/list",
+    input: (r) => ({ name: r.model }),
+  },
   // admin
   { name: "auth users/list", need: "admin", method: "GET", path: () => "/api/2.0/tracker/users/list" },
   // deletes

@@ -163,4 +163,10 @@ export const OPERATION_RULES: Readonly<Record<OperationId, Rule>> = {
   listAccessTokens: { selfOrAdmin: true },
   revokeAccessToken: { anyone: true },
   listAuditEntries: { admin: true },
+  // The web UI's sign-in session (session.ts) and its permissions panel.
+  getWebSession: { anyone: true },
+  signIn: { anyone: true },
+  signOut: { anyone: true },
+  listExperimentPermissions: manage(EXPERIMENT),
+  listRegisteredModelPermissions: manage(MODEL),
 };

@@ -3,6 +3,7 @@ import { useState } from "react";
 import { Link, useLocation } from "wouter";
 import { api } from "../../api/client";
 import { attempt, useAsync } from "../../api/use-async";
+import { useSessionUser } from "../../api/session";
 import { ConfirmButton } from "../../components/confirm-button";
 import { CreateByName } from "../../components/create-by-name";
 import { ErrorBox, Loading } from "../../components/error-box";
@@ -121,6 +122,7 @@ function ExperimentRow({
   const [showTags, setShowTags] = useState(false);
   const id = experiment.experiment_id;
   const deleted = experiment.lifecycle_stage === "deleted";
+  const signedIn = useSessionUser() !== undefined;
   return (
     <>
       <tr>
@@ -164,6 +166,11 @@ function ExperimentRow({
           <button type="button" onClick={() => setShowTags((s) => !s)} aria-expanded={showTags}>
             Tags ({experiment.tags?.length ?? 0})
           </button>{" "}
+          {signedIn ? (
+            <Link href={`/experiments/${id}/access`} aria-label={`Sharing of ${experiment.name}`}>
+              Sharing
+            </Link>
+          ) : null}{" "}
           {!deleted ? (
             <button type="button" onClick={() => setRenaming(true)} aria-label={`Rename ${experiment.name}`}>
               Rename

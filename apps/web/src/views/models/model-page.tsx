@@ -10,6 +10,7 @@ import { AliasBadges, AliasesEditor, versionHref } from "./aliases-editor";
 import { DescriptionEditor } from "./description-editor";
 import { TableHead } from "../../components/table-head";
 import { RunLink } from "../../components/entity-names";
+import { PermissionsPanel } from "../account/permissions-panel";
 
 export function ModelPage({ name }: { name: string }) {
   const [, navigate] = useLocation();
@@ -85,6 +86,7 @@ export function ModelPage({ name }: { name: string }) {
         onDelete={(k) => api().deleteRegisteredModelTag(name, k)}
         onChanged={model.reload}
       />
+      <PermissionsPanel resource={{ kind: "registered_model", name }} title="Who may use this model" />
       <h2>Danger zone</h2>
       <ConfirmButton
         question={`Delete model ${m.name} and all its versions?`}
