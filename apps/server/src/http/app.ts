@@ -1,3 +1,4 @@
+import fs from "node:fs";
 import express, { type Express, type RequestHandler } from "express";
 import * as OpenApiValidator from "express-openapi-validator";
 import type { Logger } from "../logging/logger.js";
@@ -7,6 +8,8 @@ import type { DispatchedHandler, HandlerTable } from "./operation-handler.js";
 import { normaliseRequest } from "./request-normalisation.js";
 import { requestLogging } from "./request-logging.js";
 import { sendJson } from "./json-response.js";
+import { operationRouter } from "./operation-router.js";
+import { checkAnswersOf, responseChecks, type ResponseCheck } from "./response-check.js";
 import { mlflowDocument } from "./mlflow-documents.js";
 import { originOf } from "./request-origin.js";
 import { cacheValidatorRouteCompilation } from "./route-match-cache.js";
@@ -42,7 +45,7 @@ function operationIdOf(req: express.Request): string | undefined {
   return (req as express.Request & { openapi?: OpenApiRequestInfo }).openapi?.schema?.operationId;
 }
 
-function validatorFor(spec: SpecName, validateResponses: boolean, mlflow: boolean): RequestHandler[] {
+function allValidatorSteps(spec: SpecName, mlflow: boolean): RequestHandler[] {
   cacheValidatorRouteCompilation();
   return OpenApiValidator.middleware({
     // express-openapi-validator's types want its own document type; the relaxed copy is that JSON.
@@ -50,11 +53,20 @@ function validatorFor(spec: SpecName, validateResponses: boolean, mlflow: boolea
     // Query strings are coerced to their schema types; JSON bodies are not (an int64 may be a
     // number or a decimal string, which the schemas say themselves).
     validateRequests: { allowUnknownQueryParameters: true, coerceTypes: false, removeAdditional: false },
-    validateResponses: validateResponses ? { removeAdditional: false } : false,
+    // Answers are checked beside the answer path when asked (tests): http/response-check.ts.
+    validateResponses: false,
     validateSecurity: false,
     ignoreUndocumented: true,
     validateApiSpec: true,
   }) as RequestHandler[];
+}
+
+/**
+ * A document's validator middlewares without its security step, which only calls `next()` when
+ * `validateSecurity` is off (as here), after a promise turn per request.
+ */
+function validatorFor(spec: SpecName, mlflow: boolean): RequestHandler[] {
+  return allValidatorSteps(spec, mlflow).filter((step) => step.name !== "securityMiddleware");
 }
 
 /**
@@ -71,8 +83,28 @@ function byOrigin(trackerChain: RequestHandler[], mlflowChain: () => RequestHand
   };
 }
 
+/** The response checks of each document, for either kind of path, made on first use. */
+function documentChecks(): (spec: SpecName, mlflow: boolean) => (operationId: string) => ResponseCheck {
+  const made = new Map<string, (operationId: string) => ResponseCheck>();
+  return (spec, mlflow) => {
+    const key = `${spec}:${mlflow}`;
+    let checks = made.get(key);
+    if (!checks) {
+      const document = mlflow ? mlflowDocument(spec) : JSON.parse(fs.readFileSync(specPath(spec), "utf8"));
+      checks = responseChecks(document);
+      made.set(key, checks);
+    }
+    return checks;
+  };
+}
+
 /** Calls the handler of the operation the document's validator matched, if any. */
-function dispatch(spec: SpecName, services: Services, handlers: HandlerTable): RequestHandler {
+function dispatch(
+  spec: SpecName,
+  services: Services,
+  handlers: HandlerTable,
+  checks: ReturnType<typeof documentChecks> | undefined,
+): RequestHandler {
   const revision = revisionOf(spec);
   return async (req, res, next) => {
     const operationId = operationIdOf(req);
@@ -93,6 +125,7 @@ function dispatch(spec: SpecName, services: Services, handlers: HandlerTable): R
     }
     const input: object = req.method === "GET" ? req.query : (req.body ?? {});
     const mlflow = originOf(res).mlflow;
+    if (checks) checkAnswersOf(res, checks(spec, mlflow)(operationId));
     const body = await handler({
       revision,
       input,
@@ -101,7 +134,7 @@ function dispatch(spec: SpecName, services: Services, handlers: HandlerTable): R
       res,
       mlflow,
     });
-    if (body !== undefined) sendJson(res, body, services.config.validateResponses);
+    if (body !== undefined) sendJson(res, body);
   };
 }
 
@@ -180,14 +213,26 @@ export function createApp({ services, logger, handlers }: AppOptions): Express {
   const guardedHandlers = auditHandlers(
     authorizeHandlers({ ...handlers, ...authHandlers, ...auditTrailHandlers, ...webSessionHandlers }),
   );
+  const checks = services.config.validateResponses ? documentChecks() : undefined;
+  // Each document's validator and dispatch; a request goes to the one document that documents its
+  // (method, path), or through all of them in order when the operation router does not know it.
+  const chains = new Map<SpecName, RequestHandler>();
+  const everyDocument = express.Router();
   for (const spec of SPEC_ORDER) {
-    app.use(
-      byOrigin(validatorFor(spec, services.config.validateResponses, false), () =>
-        validatorFor(spec, services.config.validateResponses, true),
-      ),
-    );
-    app.use(dispatch(spec, services, guardedHandlers));
+    const chain = express.Router();
+    chain.use(byOrigin(validatorFor(spec, false), () => validatorFor(spec, true)));
+    chain.use(dispatch(spec, services, guardedHandlers, checks));
+    chains.set(spec, chain);
+    everyDocument.use(chain);
   }
+  const documentOf = operationRouter();
+  app.use((req, res, next) => {
+    // The path the validators match (express-openapi-validator reads originalUrl).
+    const url = req.originalUrl;
+    const q = url.indexOf("?");
+    const spec = documentOf(req.method, q === -1 ? url : url.slice(0, q));
+    return ((spec && chains.get(spec)) || everyDocument)(req, res, next);
+  });
 
   app.use((req, res) => {
     sendError(res, "ENDPOINT_NOT_FOUND", `No operation at ${req.method} ${originOf(res).path}`);

@@ -1,18 +1,32 @@
-import type { Response } from "express";
+import type { ServerResponse } from "node:http";
+import type { Logger } from "../logging/logger.js";
+import { answerProblem } from "./response-check.js";
 
 /**
- * Writes a 200 JSON answer in one `res.end` with its Content-Length, without Express's `res.json`
- * and `res.send` (content negotiation of the charset, and an ETag: a SHA-1 of every body, for
- * conditional GETs that API clients do not make; MLflow's server sends none either). With response
- * validation on (tests), `res.json`, which the validator wraps to check the answer.
+ * The one way a JSON answer is written, success or error, in tests as in production: one `res.end`
+ * with its Content-Length, without Express's `res.json` and `res.send` (content negotiation of the
+ * charset, and an ETag: a SHA-1 of every body, for conditional GETs that API clients do not make;
+ * MLflow's server sends none either). When the answer is checked against the document (tests,
+ * http/response-check.ts), a body that does not match is a server bug: logged, and answered as a 500
+ * that says so instead.
  */
-export function sendJson(res: Response, body: object, viaExpress: boolean): void {
-  if (viaExpress) {
-    res.status(200).json(body);
+export function sendJson(res: ServerResponse, body: object, status = 200): void {
+  const problem = answerProblem(res, status, body);
+  if (problem !== undefined) {
+    (res.req as { log?: Logger }).log?.error({ problem, status }, "response failed validation against the spec");
+    writeJson(res, 500, { error_code: "INTERNAL_ERROR", message: `Response does not match the spec: ${problem}` });
     return;
   }
+  writeJson(res, status, body);
+}
+
+/**
+ * The same answer, never checked: for answers that apply to every operation and that no single
+ * operation's document lists (401 and 403 of authentication, see spec/auth.yaml).
+ */
+export function writeJson(res: ServerResponse, status: number, body: object): void {
   const text = JSON.stringify(body);
-  res.statusCode = 200;
+  res.statusCode = status;
   res.setHeader("Content-Type", "application/json; charset=utf-8");
   res.setHeader("Content-Length", Buffer.byteLength(text));
   res.end(text);

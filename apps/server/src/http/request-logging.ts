@@ -1,29 +1,42 @@
-import type { IncomingMessage, ServerResponse } from "node:http";
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:http";
 import type { RequestHandler } from "express";
-import { pinoHttp } from "pino-http";
 import type { Logger } from "../logging/logger.js";
-import { requestLogSerializers } from "../logging/request-log.js";
 
 /**
- * The request log: pino-http writes a line per request at info (and with headers at debug). When
- * info is off (LOG_LEVEL=warn or above) only failed requests (5xx) make a line, and pino-http's
- * work per request (a child logger with the serialized request, bound before the handler runs) is
- * skipped: the request's logger is made only when something logs through it, and the failure line
- * is the one pino-http writes (same level, fields and message).
+ * The request log: one line per request when it ends, with the request as it came (id, method,
+ * URL), the status and the duration in milliseconds (`responseTime`); the headers too at debug,
+ * without the credentials. A 5xx answer is an error ("request errored"), except a 503 without an
+ * error (the database is away: a warning, the outage itself is reported once by the database
+ * watch); any other a "request completed" at info. So LOG_LEVEL=warn keeps the failures only, and a
+ * line whose level is off costs one comparison. `req.log` is the logger bound to the request, made
+ * only when something logs through it.
  */
 
-const isMadeUpStatusError = (error: Error): boolean => /^failed with status code \d+$/.test(error.message);
-
-function withoutErr(record: Record<string, unknown>): Record<string, unknown> {
-  const { err: _made_up, ...rest } = record;
-  return rest;
+declare module "node:http" {
+  interface IncomingMessage {
+    /** The request's number in the log (set by requestLogging). */
+    id?: number;
+    /** The logger bound to this request (set by requestLogging). */
+    log: Logger;
+  }
 }
 
-/** 503 (the database is away) is a warning: the outage itself is reported once, by the database watch. */
-const levelOf = (statusCode: number, err: Error | undefined) =>
-  err || statusCode >= 500 ? (statusCode === 503 && !err ? "warn" : "error") : "info";
+type LoggedRequest = IncomingMessage & { originalUrl?: string };
+type LogLevel = "info" | "warn" | "error";
 
-/** pino-http's request ids: 1, 2, ... (one counter for both ways of logging). */
+/** 503 (the database is away) is a warning; any other 5xx an error; the rest info. */
+export const requestLogLevel = (statusCode: number): LogLevel =>
+  statusCode >= 500 ? (statusCode === 503 ? "warn" : "error") : "info";
+
+const CREDENTIALS = new Set(["authorization", "cookie", "set-cookie", "proxy-authorization"]);
+
+function withoutCredentials(headers: IncomingHttpHeaders | Record<string, unknown>): Record<string, unknown> {
+  const kept: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(headers)) kept[name] = CREDENTIALS.has(name) ? "[redacted]" : value;
+  return kept;
+}
+
+/** Request ids: 1, 2, ... */
 function requestIds(): () => number {
   let next = 0;
   return () => {
@@ -32,61 +45,50 @@ function requestIds(): () => number {
   };
 }
 
-type LoggedRequest = IncomingMessage & { id?: unknown; log?: Logger; originalUrl?: string };
-type LoggedResponse = ServerResponse & { err?: Error };
+interface RequestRecord {
+  id: number;
+  method: string | undefined;
+  url: string | undefined;
+  headers?: Record<string, unknown>;
+  remoteAddress?: string;
+}
 
 export function requestLogging(logger: Logger): RequestHandler {
   const nextId = requestIds();
-  const full = pinoHttp({
-    logger,
-    genReqId: nextId,
-    customLogLevel: (_req, res, err) => levelOf(res.statusCode, err),
-    // pino-http makes up an Error("failed with status code N") with a stack trace for every 5xx
-    // answer; it says nothing the status does not, so the request line leaves it out.
-    customErrorObject: (_req, _res, error, record) => (isMadeUpStatusError(error) ? withoutErr(record) : record),
-    // One short record per request; the headers only when debugging.
-    serializers: requestLogSerializers(() => logger.isLevelEnabled("debug")),
-    // Never write the bearer token (or cookies) to the log.
-    redact: { paths: ["req.headers.authorization", "req.headers.cookie"], censor: "[redacted]" },
-  });
-  // pino-http's own logger (its serializers and redaction), for the failures-only way.
-  const httpLogger = full.logger as Logger;
-
-  const failuresOnly = (req: LoggedRequest, res: LoggedResponse, next: () => void): void => {
-    const id = req.id ?? nextId();
+  return (request, response, next) => {
+    const req = request as LoggedRequest;
+    const res = response as ServerResponse;
+    const started = performance.now();
+    const id = nextId();
     req.id = id;
-    // What pino-http binds: the request as it came (before normaliseRequest rewrites its URL).
-    const bound = { id, method: req.method, url: req.originalUrl ?? req.url };
+    // The request as it came, before normaliseRequest rewrites its URL.
+    const bound: RequestRecord = { id, method: req.method, url: req.originalUrl ?? req.url };
+    const debug = logger.isLevelEnabled("debug");
+    if (debug) {
+      bound.headers = withoutCredentials(req.headers);
+      bound.remoteAddress = req.socket.remoteAddress;
+    }
     let log: Logger | undefined;
     Object.defineProperty(req, "log", {
       configurable: true,
       enumerable: false,
       get: () => {
-        log ??= httpLogger.child({ req: bound });
+        log ??= logger.child({ req: bound });
         return log;
       },
       set: (value: Logger) => {
         log = value;
       },
     });
-    const started = Date.now();
-    const done = (err?: Error) => {
-      res.removeListener("close", done);
-      res.removeListener("finish", done);
-      res.removeListener("error", done);
-      const error = err ?? res.err;
-      if (!error && res.statusCode < 500) return;
-      const level = levelOf(res.statusCode, error);
-      const reported = error ?? new Error(`failed with status code ${res.statusCode}`);
-      const record: Record<string, unknown> = { res, err: reported, responseTime: Date.now() - started };
-      (req.log as Logger)[level](isMadeUpStatusError(reported) ? withoutErr(record) : record, "request errored");
-    };
-    res.on("close", done);
-    res.on("finish", done);
-    res.on("error", done);
+    // 'close' follows 'finish' for every answer, and comes alone when the client went away first.
+    res.once("close", () => {
+      const level = requestLogLevel(res.statusCode);
+      if (!logger.isLevelEnabled(level)) return;
+      const answer: { statusCode: number; headers?: Record<string, unknown> } = { statusCode: res.statusCode };
+      if (debug) answer.headers = withoutCredentials(res.getHeaders());
+      const record = { req: bound, res: answer, responseTime: performance.now() - started };
+      logger[level](record, level === "info" ? "request completed" : "request errored");
+    });
     next();
   };
-
-  return (req, res, next) =>
-    logger.isLevelEnabled("info") ? full(req, res, next) : failuresOnly(req as LoggedRequest, res, next);
 }

@@ -1,22 +1,9 @@
-import { Writable } from "node:stream";
 import express from "express";
-import { pinoHttp } from "pino-http";
 import { describe, expect, it } from "vitest";
+import { requestLogging } from "../http/request-logging.js";
 import { createLogger, resolveLogFormat } from "./logger.js";
+import { logSink } from "./log-sink.js";
 import { humanMessage } from "./pretty.js";
-import { requestLogSerializers } from "./request-log.js";
-
-/** A destination that keeps what the logger wrote. */
-function sink() {
-  let text = "";
-  const stream = new Writable({
-    write(chunk, _encoding, done) {
-      text += chunk.toString();
-      done();
-    },
-  });
-  return { stream, text: () => text };
-}
 
 describe("log format", () => {
   it("is human on a terminal and JSON otherwise, unless told", () => {
@@ -71,7 +58,7 @@ describe("log format", () => {
   });
 
   it("pretty: one line with time, level and message per record, no JSON", () => {
-    const out = sink();
+    const out = logSink();
     const logger = createLogger("info", "pretty", out.stream);
     logger.info(
       { req: { method: "GET", url: "/health" }, res: { statusCode: 200 }, responseTime: 1 },
@@ -83,7 +70,7 @@ describe("log format", () => {
   });
 
   it("json: one JSON object per line", () => {
-    const out = sink();
+    const out = logSink();
     createLogger("info", "json", out.stream).info({ a: 1 }, "hello");
     expect(JSON.parse(out.text())).toMatchObject({ msg: "hello", a: 1, service: "tracker", level: 30 });
   });
@@ -91,10 +78,10 @@ describe("log format", () => {
 
 describe("request log", () => {
   async function logOneRequest(level: string): Promise<Record<string, unknown>> {
-    const out = sink();
+    const out = logSink();
     const logger = createLogger(level, "json", out.stream);
     const app = express();
-    app.use(pinoHttp({ logger, serializers: requestLogSerializers(() => logger.isLevelEnabled("debug")) }));
+    app.use(requestLogging(logger));
     app.get("/x", (_req, res) => {
       res.setHeader("x-extra", "1");
       res.json({});
@@ -102,9 +89,11 @@ describe("request log", () => {
     const server = app.listen(0, "127.0.0.1");
     await new Promise((r) => server.once("listening", r));
     const { port } = server.address() as { port: number };
-    await (await fetch(`http://127.0.0.1:${port}/x`, { headers: { "x-client": "abc" } })).text();
+    await (
+      await fetch(`http://127.0.0.1:${port}/x`, { headers: { "x-client": "abc", authorization: "Bearer secret" } })
+    ).text();
     await new Promise((r) => server.close(r));
-    return JSON.parse(out.text().trim().split("\n").pop()!) as Record<string, unknown>;
+    return out.records().pop() as Record<string, unknown>;
   }
 
   it("keeps method, URL and status at info, without headers", async () => {
@@ -113,9 +102,11 @@ describe("request log", () => {
     expect(record.res).toEqual({ statusCode: 200 });
   });
 
-  it("adds request and response headers at debug", async () => {
+  it("adds request and response headers at debug, never the credentials", async () => {
     const record = await logOneRequest("debug");
-    expect((record.req as { headers: Record<string, string> }).headers["x-client"]).toBe("abc");
+    const headers = (record.req as { headers: Record<string, string> }).headers;
+    expect(headers["x-client"]).toBe("abc");
+    expect(headers.authorization).toBe("[redacted]");
     expect((record.res as { headers: Record<string, string> }).headers["x-extra"]).toBe("1");
   });
 });

@@ -1,3 +1,4 @@
+import { writeJson } from "../json-response.js";
 import type { Response } from "express";
 import { STATUS_OF_CODE } from "../error-body.js";
 import type { ErrorCode } from "../../core/errors.js";
@@ -26,13 +27,10 @@ export const NOT_AUTHENTICATED =
 export const PERMISSION_DENIED = "Permission denied";
 
 /**
- * Writes an error body without going through `res.json`: 401 and 403 apply to every operation of
- * every document (see spec/auth.yaml), which the revisions' own documents do not list, so the
- * response validator used in tests must not see them as undocumented answers.
+ * Writes an error body unchecked: 401 and 403 apply to every operation of every document (see
+ * spec/auth.yaml), which the revisions' own documents do not list, so the response check used in
+ * tests must not see them as undocumented answers.
  */
 export function refuse(res: Response, code: ErrorCode, message: string): void {
-  res
-    .status(STATUS_OF_CODE[code])
-    .type("application/json")
-    .send(JSON.stringify({ error_code: code, message }));
+  writeJson(res, STATUS_OF_CODE[code], { error_code: code, message });
 }
