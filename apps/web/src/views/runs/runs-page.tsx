@@ -31,6 +31,7 @@ import { useLiveRefresh } from "./use-live-refresh";
 import { useSeenKeys } from "./use-seen-keys";
 import { focusInRow, rowStep } from "./row-keys";
 import { extraRunKeys, readTab, union } from "./charts-view/view-state";
+import { ViewSwitch } from "./charts-view/view-switch";
 import { formatGroupBy, parseGroupBy } from "./grouping/group-by";
 import { GroupHeaderRow } from "./grouping/group-header-row";
 import { GroupSelect } from "./grouping/group-select";
@@ -295,14 +296,7 @@ export function RunsPage() {
         </p>
       ) : null}
       <div className="toolbar">
-        <div className="segmented" role="group" aria-label="Runs view">
-          <button type="button" aria-pressed={tab === "table"} onClick={() => state.set({ tab: undefined })}>
-            Table
-          </button>
-          <button type="button" aria-pressed={tab === "charts"} onClick={() => state.set({ tab: "charts" })}>
-            Charts
-          </button>
-        </div>
+        <ViewSwitch tab={tab} onChange={(next) => state.set({ tab: next === "charts" ? next : undefined })} />
         <FilterBox value={filter} keys={keys} onApply={(next) => state.set({ filter: next })} />
         <GroupSelect
           value={groupBy}

@@ -33,6 +33,7 @@ export function AddCard({
       <label>
         Chart{" "}
         <select
+          aria-label="Chart type"
           value={type}
           onChange={(e) => {
             setType(e.target.value as CardType);
@@ -50,6 +51,7 @@ export function AddCard({
         <label key={slot}>
           {slot}{" "}
           <select
+            aria-label={slot}
             value={picked(i)}
             onChange={(e) => {
               const next = slots.map((_, j) => picked(j));

@@ -10,5 +10,7 @@ describe("series colours", () => {
   it("gives groups distinct colours", () => {
     const colors = groupColors(["mlp", "logreg", "tree"]);
     expect(new Set(colors.values()).size).toBe(3);
+    expect([...colors.keys()]).toEqual(["mlp", "logreg", "tree"]);
+    for (const c of colors.values()) expect(c).toMatch(/^#|^hsl/);
   });
 });

@@ -13,5 +13,6 @@ export function withAlpha(color: string, alpha: number): string {
 
 /** Colours of the groups, by value (stable: hashed from the value, as runs' are from their ids). */
 export function groupColors(values: readonly string[]): Map<string, string> {
-  return colorsFor(values.map((v) => `group:${v}`));
+  const byKey = colorsFor(values.map((v) => `group:${v}`));
+  return new Map(values.map((v) => [v, byKey.get(`group:${v}`)!]));
 }
