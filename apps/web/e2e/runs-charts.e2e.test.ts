@@ -317,7 +317,7 @@ describe("runs page: charts view and grouping (issue 31)", () => {
           }
           if (name === "runs-charts" && scheme === "light" && !width) {
             // runs-charts (light, 1280) comes from the first test; here the other variants.
-          } else await shot(page, `${name}${scheme === "dark" ? "-dark" : ""}${width ? "-390" : ""}`);
+          } else await shot(page, `${name}${width ? "-390" : ""}${scheme === "dark" ? "-dark" : ""}`);
           expect(problems).toEqual([]);
           await context.close();
         }

@@ -377,70 +377,69 @@ export function RunsPage() {
             groupBy={groupBy}
           />
         </Suspense>
-      ) : (
-        <div
-          className="runs-table"
-          ref={scroller}
-          role="table"
-          aria-label="Runs"
-          aria-rowcount={items.length + 1}
-          data-testid="runs-table"
-        >
-          <div role="rowgroup" className="head-group" style={{ width: totalWidth }}>
-            {table.getHeaderGroups().map((group) => (
-              <div className="row head" role="row" key={group.id} style={{ width: totalWidth }}>
-                {group.headers.map((header) => {
-                  const id = header.column.id;
-                  const active = sort === id;
-                  const label =
-                    typeof header.column.columnDef.header === "string" ? header.column.columnDef.header : id;
-                  return (
-                    <div
-                      className={`cell${layout.leftOf(id) !== undefined ? " pinned" : ""}`}
-                      role="columnheader"
-                      key={header.id}
-                      style={{ width: widthOf(id), left: layout.leftOf(id) }}
-                      aria-sort={active ? (descending ? "descending" : "ascending") : undefined}
-                    >
-                      {id === "select" ? (
-                        flexRender(header.column.columnDef.header, header.getContext())
-                      ) : (
-                        <button type="button" onClick={() => sortBy(id)} title={`${label}: sort on the server`}>
-                          {flexRender(header.column.columnDef.header, header.getContext())}
-                          {active ? (descending ? " ▼" : " ▲") : ""}
-                        </button>
-                      )}
-                      {header.column.getCanResize() ? (
-                        <ColumnResizer
-                          label={label}
-                          size={header.column.getSize()}
-                          resizing={header.column.getIsResizing()}
-                          onPointer={header.getResizeHandler()}
-                          onSize={(size) => table.setColumnSizing((old) => ({ ...old, [id]: size }))}
-                        />
-                      ) : null}
-                    </div>
-                  );
-                })}
-              </div>
-            ))}
-          </div>
-          <Selection.Provider value={selection}>
-            <RunsBody
-              items={items}
-              groupLabel={groupBy ? formatGroupBy(groupBy) : ""}
-              onToggleGroup={toggleGroup}
-              columnIds={leafColumns.map((c) => c.id)}
-              scroller={scroller}
-              selected={selected}
-              width={totalWidth}
-              layout={layout}
-              columns={tableColumns}
-              onRange={nearEnd}
-            />
-          </Selection.Provider>
+      ) : null}
+      <div
+        className="runs-table"
+        hidden={tab === "charts"}
+        ref={scroller}
+        role="table"
+        aria-label="Runs"
+        aria-rowcount={items.length + 1}
+        data-testid="runs-table"
+      >
+        <div role="rowgroup" className="head-group" style={{ width: totalWidth }}>
+          {table.getHeaderGroups().map((group) => (
+            <div className="row head" role="row" key={group.id} style={{ width: totalWidth }}>
+              {group.headers.map((header) => {
+                const id = header.column.id;
+                const active = sort === id;
+                const label = typeof header.column.columnDef.header === "string" ? header.column.columnDef.header : id;
+                return (
+                  <div
+                    className={`cell${layout.leftOf(id) !== undefined ? " pinned" : ""}`}
+                    role="columnheader"
+                    key={header.id}
+                    style={{ width: widthOf(id), left: layout.leftOf(id) }}
+                    aria-sort={active ? (descending ? "descending" : "ascending") : undefined}
+                  >
+                    {id === "select" ? (
+                      flexRender(header.column.columnDef.header, header.getContext())
+                    ) : (
+                      <button type="button" onClick={() => sortBy(id)} title={`${label}: sort on the server`}>
+                        {flexRender(header.column.columnDef.header, header.getContext())}
+                        {active ? (descending ? " ▼" : " ▲") : ""}
+                      </button>
+                    )}
+                    {header.column.getCanResize() ? (
+                      <ColumnResizer
+                        label={label}
+                        size={header.column.getSize()}
+                        resizing={header.column.getIsResizing()}
+                        onPointer={header.getResizeHandler()}
+                        onSize={(size) => table.setColumnSizing((old) => ({ ...old, [id]: size }))}
+                      />
+                    ) : null}
+                  </div>
+                );
+              })}
+            </div>
+          ))}
         </div>
-      )}
+        <Selection.Provider value={selection}>
+          <RunsBody
+            items={items}
+            groupLabel={groupBy ? formatGroupBy(groupBy) : ""}
+            onToggleGroup={toggleGroup}
+            columnIds={leafColumns.map((c) => c.id)}
+            scroller={scroller}
+            selected={selected}
+            width={totalWidth}
+            layout={layout}
+            columns={tableColumns}
+            onRange={nearEnd}
+          />
+        </Selection.Provider>
+      </div>
     </div>
   );
 }

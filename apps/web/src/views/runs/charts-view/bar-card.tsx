@@ -12,7 +12,8 @@ export interface Bar {
   summary?: Summary;
 }
 
-const W = 420;
+/** The drawing's width (it scales down to the card); an enlarged card draws twice as wide. */
+const NARROW = 420;
 const ROW = 18;
 const LABEL = 120;
 const RIGHT = 90;
@@ -21,7 +22,8 @@ const AXIS = 22;
 const CHAR = 6.2;
 
 /** Horizontal bars of latest values (SVG with text nodes, scaled to the card's width). */
-export function BarCard({ axis, bars }: { axis: string; bars: readonly Bar[] }) {
+export function BarCard({ axis, bars, wide = false }: { axis: string; bars: readonly Bar[]; wide?: boolean }) {
+  const W = wide ? 2 * NARROW : NARROW;
   if (bars.length === 0) return <p className="muted">No run shown has a number for {axis}.</p>;
   const values = bars.flatMap((b) => (b.summary ? [b.summary.min, b.summary.max] : [b.value]));
   const lo = Math.min(0, ...values);

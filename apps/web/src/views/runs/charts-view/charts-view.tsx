@@ -92,7 +92,7 @@ export function ChartsView({ state, runs, selected, metricKeys, paramKeys, group
           height={height}
         />
       );
-    if (card.type === "bar") return <BarCard axis={card.axes[0]!} bars={bars(card.axes[0]!)} />;
+    if (card.type === "bar") return <BarCard axis={card.axes[0]!} bars={bars(card.axes[0]!)} wide={card.wide} />;
     if (card.type === "scatter")
       return <ScatterPlot runs={shown} xAxis={card.axes[0]!} yAxis={card.axes[1]!} colors={colors} />;
     return <ParallelCoordinates runs={shown} axes={card.axes} colors={colors} />;

@@ -10,8 +10,8 @@ import { fetchSampled } from "../../compare/metric-charts";
 import { aggregateSeries } from "../grouping/aggregate";
 import { withAlpha } from "./series-colors";
 
-/** Points asked from the server per card, shared by its runs (100 runs: 200 points each; 10 runs: 1,000). */
-export const CARD_POINT_BUDGET = 20_000;
+/** Points asked from the server per card, shared by its runs (100 runs: 100 points each; 10 runs: 1,000). */
+export const CARD_POINT_BUDGET = 10_000;
 
 export function pointsPerRun(runs: number): number {
   return Math.max(50, Math.min(1000, Math.floor(CARD_POINT_BUDGET / Math.max(1, runs))));
