@@ -16,12 +16,20 @@ import { loadConfig, startServer } from "@tracker/server";
 import { chromium, type Page } from "playwright-core";
 import { parseWebBenchArgs } from "./options.js";
 import { createCurveRuns, logLossCurves, pool } from "./seed.js";
+import {
+  CHARTS_VIEW_QUICK,
+  CHARTS_VIEW_SIZE,
+  chartsViewInteractive,
+  chartsViewScroll,
+  seedChartsView,
+} from "./charts-view.js";
 import { initialJs, median, percentile, replaceSection } from "./stats.js";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, "../../..");
 const webDir = path.join(root, "apps/web/dist");
 const { quick, write } = parseWebBenchArgs(process.argv.slice(2));
+const CHARTS_VIEW = quick ? CHARTS_VIEW_QUICK : CHARTS_VIEW_SIZE;
 const SIZES = quick
   ? { runs: 100, manyRuns: 1000, chartRuns: 3, points: 10_000 }
   : { runs: 1000, manyRuns: 10_000, chartRuns: 10, points: 100_000 };
@@ -218,6 +226,16 @@ async function main() {
       `bulk-interval on PostgreSQL (${SIZES.chartRuns} runs x ${SIZES.points}, 1000/run): answered in median ${median(requests).toFixed(0)} ms, p95 ${percentile(requests, 95).toFixed(0)} ms; 2500/run median ${median(full).toFixed(0)} ms; through the client ${median(viaClient).toFixed(0)} ms; the chart's own request in Chromium ${inBrowser.toFixed(0)} ms`,
     );
 
+    const chartsViewExperiment = await seedChartsView(client, CHARTS_VIEW);
+    const chartsView: number[] = [];
+    for (let i = 0; i < 5; i++)
+      chartsView.push(await chartsViewInteractive(page, server.url, chartsViewExperiment, CHARTS_VIEW.runs));
+    const chartsViewFrames = await chartsViewScroll(page);
+    const chartsViewLabel = `${CHARTS_VIEW.runs} runs × ${CHARTS_VIEW.metrics} metrics × ${CHARTS_VIEW.steps} steps`;
+    console.log(
+      `charts view ${chartsViewLabel}: cards in view drawn ${median(chartsView).toFixed(0)} ms after navigation; scroll p95 ${percentile(chartsViewFrames, 95).toFixed(1)} ms`,
+    );
+
     const ok = (pass: boolean) => (pass ? "yes" : "**no**");
     const load = os
       .loadavg()
@@ -233,6 +251,8 @@ Measured by \`pnpm bench\` (\`tooling/web-bench\`) on ${new Date().toISOString()
 | runs page with ${SIZES.runs} runs: navigation to first rows clickable (median of 5) | ${median(interactive).toFixed(0)} ms | < 1 s | ${ok(median(interactive) < 1000)} |
 | runs table with ${SIZES.manyRuns} runs: scroll top to bottom, ${SCROLL_STEP_PX} px per frame (${frames.length} frames) | p95 ${percentile(frames, 95).toFixed(1)} ms, max ${Math.max(...frames).toFixed(1)} ms | p95 < 20 ms | ${ok(percentile(frames, 95) < 20)} |
 | chart of ${SIZES.chartRuns} runs × ${SIZES.points} points (server-sampled, 1000 points per run): drawn after the data arrived (median of 5) | ${draw.toFixed(0)} ms | < 300 ms | ${ok(draw < 300)} |
+| runs page's charts view, ${chartsViewLabel}: navigation to every card in view drawn (median of 5) | ${median(chartsView).toFixed(0)} ms | < 1 s | ${ok(median(chartsView) < 1000)} |
+| the same: scroll through all cards, each fetched and drawn as it comes into view (${chartsViewFrames.length} frames) | p95 ${percentile(chartsViewFrames, 95).toFixed(1)} ms, max ${Math.max(...chartsViewFrames).toFixed(1)} ms | p95 < 20 ms | ${ok(percentile(chartsViewFrames, 95) < 20)} |
 | for reference: uPlot alone drawing every point (${SIZES.chartRuns} × ${SIZES.points}), creation to 2 frames (median of 3) | ${median(raw).toFixed(0)} ms | | |
 | metrics/get-history-bulk-interval, ${SIZES.chartRuns} runs × ${SIZES.points} points, 1000 per run, PostgreSQL: answered, whole body received (fetch, 20 requests) | median ${median(requests).toFixed(0)} ms, p95 ${percentile(requests, 95).toFixed(0)} ms | < 100 ms | ${ok(median(requests) < 100)} |
 | the same request in Chromium, the chart's own (resource timing, request start to response end, median of 5) | ${inBrowser.toFixed(0)} ms | | |

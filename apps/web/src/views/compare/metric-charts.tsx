@@ -147,11 +147,12 @@ export async function fetchSampled(
   runIds: readonly string[],
   key: string,
   range?: readonly [number, number],
+  maxResults = POINTS_PER_RUN,
 ): Promise<Map<string, Metric[]>> {
   const chunks: string[][] = [];
   for (let i = 0; i < runIds.length; i += 100) chunks.push(runIds.slice(i, i + 100));
   const options = {
-    maxResults: POINTS_PER_RUN,
+    maxResults,
     ...(range ? { startStep: Math.floor(range[0]), endStep: Math.ceil(range[1]) } : {}),
   };
   const answers = await Promise.all(chunks.map((ids) => api().getMetricHistoryBulkInterval(ids, key, options)));

@@ -18,7 +18,18 @@ function valueText(run: Run, axis: string): string {
 }
 
 /** A scatter plot of one param/metric against another, one dot per run, with labelled axes (SVG, text as text nodes). */
-export function ScatterPlot({ runs, xAxis, yAxis }: { runs: readonly Run[]; xAxis: string; yAxis: string }) {
+export function ScatterPlot({
+  runs,
+  xAxis,
+  yAxis,
+  colors = colorsFor(runs.map((r) => r.info.run_id)),
+}: {
+  runs: readonly Run[];
+  xAxis: string;
+  yAxis: string;
+  /** A colour per run id (by default each run's own); the runs page's charts colour runs by group. */
+  colors?: ReadonlyMap<string, string>;
+}) {
   const x = plotAxis(runs, xAxis);
   const y = plotAxis(runs, yAxis);
   const points = runs.flatMap((run) => {
@@ -32,7 +43,6 @@ export function ScatterPlot({ runs, xAxis, yAxis }: { runs: readonly Run[]; xAxi
         No run has values for both {xAxis} and {yAxis}.
       </p>
     );
-  const colors = colorsFor(runs.map((r) => r.info.run_id));
   // Room at the left for the widest y label (at most 12 characters), at the bottom for x labels.
   const left = 28 + Math.min(12, Math.max(...y.ticks.map((t) => t.label.length), 1)) * CHAR;
   const bottom = 48;
@@ -46,6 +56,7 @@ export function ScatterPlot({ runs, xAxis, yAxis }: { runs: readonly Run[]; xAxi
       <svg
         width={W}
         height={H}
+        viewBox={`0 0 ${W} ${H}`}
         role="img"
         aria-label={`Scatter of ${yAxis} against ${xAxis}`}
         className="plot"
@@ -152,10 +163,18 @@ function ParallelAxis({
 }
 
 /** Parallel coordinates over the chosen axes, one line per run; string params are categorical axes. */
-export function ParallelCoordinates({ runs, axes }: { runs: readonly Run[]; axes: readonly string[] }) {
+export function ParallelCoordinates({
+  runs,
+  axes,
+  colors = colorsFor(runs.map((r) => r.info.run_id)),
+}: {
+  runs: readonly Run[];
+  axes: readonly string[];
+  /** A colour per run id (by default each run's own). */
+  colors?: ReadonlyMap<string, string>;
+}) {
   if (axes.length < 2) return <p className="muted">Choose at least two params or metrics.</p>;
   const scales = axes.map((axis) => plotAxis(runs, axis));
-  const colors = colorsFor(runs.map((r) => r.info.run_id));
   const side = 40;
   const step = (W - 2 * side) / (axes.length - 1);
   const top = 14;
@@ -163,7 +182,7 @@ export function ParallelCoordinates({ runs, axes }: { runs: readonly Run[]; axes
   const xOf = (i: number) => side + i * step;
   return (
     <div className="plot-scroll">
-      <svg width={W} height={H} role="img" aria-label="Parallel coordinates" className="plot">
+      <svg width={W} height={H} viewBox={`0 0 ${W} ${H}`} role="img" aria-label="Parallel coordinates" className="plot">
         {runs.map((run) => {
           const pts = scales.flatMap((a, i) => {
             const p = a.position(run);

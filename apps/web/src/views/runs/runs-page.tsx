@@ -2,12 +2,23 @@
 import type { Run } from "@tracker-ml/client";
 import { createColumnHelper, flexRender, getCoreRowModel, useReactTable, type ColumnDef } from "@tanstack/react-table";
 import { useVirtualizer } from "@tanstack/react-virtual";
-import { createContext, memo, useCallback, useContext, useEffect, useMemo, useRef, useState } from "react";
+import {
+  createContext,
+  lazy,
+  memo,
+  Suspense,
+  useCallback,
+  useContext,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+} from "react";
 import type { Row } from "@tanstack/react-table";
 import { Link, useLocation } from "wouter";
 import { api, namespace } from "../../api/client";
 import { attempt, useAsync } from "../../api/use-async";
-import { ErrorBox } from "../../components/error-box";
+import { ErrorBox, Loading } from "../../components/error-box";
 import { formatDuration, formatTime, formatValue } from "../../components/format";
 import { ViewSelect, viewOf } from "../../components/view-select";
 import { href, useSearchState } from "../../url/search-state";
@@ -19,6 +30,15 @@ import { useRunPages } from "./use-run-pages";
 import { useLiveRefresh } from "./use-live-refresh";
 import { useSeenKeys } from "./use-seen-keys";
 import { focusInRow, rowStep } from "./row-keys";
+import { extraRunKeys, readTab, union } from "./charts-view/view-state";
+import { ViewSwitch } from "./charts-view/view-switch";
+import { formatGroupBy, parseGroupBy } from "./grouping/group-by";
+import { GroupHeaderRow } from "./grouping/group-header-row";
+import { GroupSelect } from "./grouping/group-select";
+import { readCollapsed, tableItems, writeCollapsed, type TableItem } from "./grouping/table-groups";
+
+// The charts view (and its chart code) loads when first shown, not with the table.
+const ChartsView = lazy(() => import("./charts-view/charts-view").then((m) => ({ default: m.ChartsView })));
 
 const ROW_HEIGHT = 30;
 const PAGE_SIZE = 200;
@@ -75,6 +95,10 @@ export function RunsPage() {
   const { view, viewType } = viewOf(state);
   const columns = state.list("cols");
   const selected = state.list("sel");
+  const tab = readTab(state);
+  const groupBy = parseGroupBy(state.get("group"));
+  const collapsed = readCollapsed(state.list("fold"));
+  const extra = extraRunKeys(state);
   const [showPicker, setShowPicker] = useState(false);
   const pickerButton = useRef<HTMLButtonElement>(null);
   const [actionError, setActionError] = useState<Error | undefined>();
@@ -88,9 +112,9 @@ export function RunsPage() {
     orderBy: orderBy ? [orderBy] : undefined,
     viewType,
     pageSize: PAGE_SIZE,
-    metricKeys: keysOf("metrics"),
-    paramKeys: keysOf("params"),
-    tagKeys: keysOf("tags"),
+    metricKeys: union(keysOf("metrics"), extra.metrics),
+    paramKeys: union(keysOf("params"), extra.params),
+    tagKeys: union(keysOf("tags"), extra.tags),
   });
   // Every key of the experiments' runs, for the column picker and the filter's completion.
   const listed = useAsync(
@@ -200,13 +224,31 @@ export function RunsPage() {
     defaultColumn: { minSize: 36, maxSize: 1000 },
   });
   const scroller = useRef<HTMLDivElement>(null);
+  const rowModel = table.getRowModel().rows;
+  const metricColumns = columns.filter((c) => c.startsWith("metrics."));
+  const foldKey = state.get("fold") ?? "";
+  // biome-ignore lint/correctness/useExhaustiveDependencies: grouping, folds and columns by value
+  const items = useMemo(
+    () => tableItems(rowModel, (r) => r.original.run, groupBy, collapsed, metricColumns),
+    [rowModel, groupBy && formatGroupBy(groupBy), foldKey, metricColumns.join(",")],
+  );
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the folds by value (foldKey)
+  const toggleGroup = useCallback(
+    (value: string) => {
+      const next = new Set(collapsed);
+      if (next.has(value)) next.delete(value);
+      else next.add(value);
+      state.set({ fold: writeCollapsed(next) }, { replace: true });
+    },
+    [foldKey, state.set],
+  );
   // Fetches the next page when the rows in view come near the end of those loaded.
   const { done, loading, more } = pages;
   const nearEnd = useCallback(
     (lastIndex: number) => {
-      if (lastIndex >= rows.length - 20 && !done && !loading) more();
+      if (lastIndex >= items.length - 20 && !done && !loading) more();
     },
-    [rows.length, done, loading, more],
+    [items.length, done, loading, more],
   );
 
   const leafColumns = table.getVisibleLeafColumns();
@@ -254,7 +296,14 @@ export function RunsPage() {
         </p>
       ) : null}
       <div className="toolbar">
+        <ViewSwitch tab={tab} onChange={(next) => state.set({ tab: next === "charts" ? next : undefined })} />
         <FilterBox value={filter} keys={keys} onApply={(next) => state.set({ filter: next })} />
+        <GroupSelect
+          value={groupBy}
+          params={keys.params}
+          tags={keys.tags}
+          onChange={(next) => state.set({ group: next ? formatGroupBy(next) : undefined, fold: undefined })}
+        />
         <ViewSelect state={state} />
         <button type="button" ref={pickerButton} onClick={() => setShowPicker((s) => !s)} aria-expanded={showPicker}>
           Columns ({columns.length})
@@ -317,12 +366,25 @@ export function RunsPage() {
           onShowAll={() => state.set({ view: undefined })}
         />
       ) : null}
+      {tab === "charts" ? (
+        <Suspense fallback={<Loading what="charts" />}>
+          <ChartsView
+            state={state}
+            runs={pages.runs}
+            selected={selected}
+            metricKeys={keys.metrics}
+            paramKeys={keys.params}
+            groupBy={groupBy}
+          />
+        </Suspense>
+      ) : null}
       <div
         className="runs-table"
+        hidden={tab === "charts"}
         ref={scroller}
         role="table"
         aria-label="Runs"
-        aria-rowcount={rows.length + 1}
+        aria-rowcount={items.length + 1}
         data-testid="runs-table"
       >
         <div role="rowgroup" className="head-group" style={{ width: totalWidth }}>
@@ -365,7 +427,10 @@ export function RunsPage() {
         </div>
         <Selection.Provider value={selection}>
           <RunsBody
-            rows={table.getRowModel().rows}
+            items={items}
+            groupLabel={groupBy ? formatGroupBy(groupBy) : ""}
+            onToggleGroup={toggleGroup}
+            columnIds={leafColumns.map((c) => c.id)}
             scroller={scroller}
             selected={selected}
             width={totalWidth}
@@ -384,7 +449,10 @@ export function RunsPage() {
  * this part (not the page with its toolbar and header) renders again on each scrolled frame.
  */
 const RunsBody = memo(function RunsBody({
-  rows,
+  items: rows,
+  groupLabel,
+  onToggleGroup,
+  columnIds,
   scroller,
   selected,
   width,
@@ -392,7 +460,11 @@ const RunsBody = memo(function RunsBody({
   columns,
   onRange,
 }: {
-  rows: Row<TreeRow>[];
+  /** The rows, with group headers between them when grouped. */
+  items: TableItem<Row<TreeRow>>[];
+  groupLabel: string;
+  onToggleGroup: (value: string) => void;
+  columnIds: readonly string[];
   scroller: React.RefObject<HTMLDivElement | null>;
   selected: readonly string[];
   width: number;
@@ -434,8 +506,25 @@ const RunsBody = memo(function RunsBody({
       onKeyDown={onKeyDown}
     >
       {items.map((item) => {
-        const row = rows[item.index];
-        if (!row) return null;
+        const entry = rows[item.index];
+        if (!entry) return null;
+        if (entry.kind === "group")
+          return (
+            <GroupHeaderRow
+              key={`group:${entry.value}`}
+              item={entry}
+              groupLabel={groupLabel}
+              index={item.index}
+              start={item.start}
+              height={ROW_HEIGHT}
+              width={width}
+              columnIds={columnIds}
+              widthOf={layout.widthOf}
+              leftOf={layout.leftOf}
+              onToggle={onToggleGroup}
+            />
+          );
+        const row = entry.row;
         return (
           <RunRow
             key={row.id}
