@@ -1,6 +1,13 @@
 // biome-ignore-all lint/a11y/useFocusableInteractive: the runs table is a windowed ARIA grid; focus goes to the cells' controls
 import type { Run } from "@tracker-ml/client";
-import { createColumnHelper, flexRender, getCoreRowModel, useReactTable, type ColumnDef } from "@tanstack/react-table";
+import {
+  createColumnHelper,
+  flexRender,
+  getCoreRowModel,
+  useReactTable,
+  type ColumnDef,
+  type ColumnSizingState,
+} from "@tanstack/react-table";
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { createContext, memo, useCallback, useContext, useEffect, useMemo, useRef, useState } from "react";
 import type { Row } from "@tanstack/react-table";
@@ -15,10 +22,19 @@ import { ColumnPicker } from "./column-picker";
 import { availableKeys, BASE_COLUMNS, BASE_LABELS, keyValue, orderByFor, parseKeyColumn } from "./columns";
 import { FilterBox } from "./filter-box";
 import { nestRuns, type TreeRow } from "./run-tree";
-import { useRunPages } from "./use-run-pages";
+import { type RunQuery, useRunPages } from "./use-run-pages";
+import { DownloadCsv } from "./download-csv";
+import { csvColumns } from "./csv-export";
+import { DatasetMenu } from "../../datasets/dataset-menu";
+import { datasetsText, decodeDatasetChoice, encodeDatasetChoice, withDatasetFilter } from "../../datasets/datasets";
+
+/** The optional Datasets column's id in `cols`. */
+const DATASETS = "datasets";
 import { useLiveRefresh } from "./use-live-refresh";
 import { useSeenKeys } from "./use-seen-keys";
 import { focusInRow, rowStep } from "./row-keys";
+import { SelectAll } from "./select-all";
+import { loadWidths, saveWidths } from "./column-widths";
 
 const ROW_HEIGHT = 30;
 const PAGE_SIZE = 200;
@@ -82,16 +98,21 @@ export function RunsPage() {
   const orderBy = orderByFor(sort, descending, ns);
   const chosen = columns.map(parseKeyColumn).filter((c) => c !== undefined);
   const keysOf = (kind: string) => chosen.filter((c) => c.kind === kind).map((c) => c.key);
-  const pages = useRunPages({
+  const datasetChoice = state.get("ds");
+  const searchFilter = withDatasetFilter(filter, decodeDatasetChoice(datasetChoice));
+  const showDatasets = columns.includes(DATASETS);
+  const query: RunQuery = {
     experimentIds,
-    filter: filter || undefined,
+    filter: searchFilter || undefined,
     orderBy: orderBy ? [orderBy] : undefined,
     viewType,
     pageSize: PAGE_SIZE,
     metricKeys: keysOf("metrics"),
     paramKeys: keysOf("params"),
     tagKeys: keysOf("tags"),
-  });
+    includeInputs: showDatasets,
+  };
+  const pages = useRunPages(query);
   // Every key of the experiments' runs, for the column picker and the filter's completion.
   const listed = useAsync(
     () => (experimentIds.length ? api().listRunKeys(experimentIds) : Promise.resolve(undefined)),
@@ -143,7 +164,7 @@ export function RunsPage() {
         id: "select",
         size: WIDTHS.select,
         enableResizing: false,
-        header: () => <span className="sr-only">Select</span>,
+        header: "Select",
         cell: ({ row }) => <SelectCell run={row.original.run} />,
       }) as ColumnDef<TreeRow, unknown>,
     ];
@@ -173,6 +194,18 @@ export function RunsPage() {
         }) as ColumnDef<TreeRow, unknown>,
       );
     }
+    if (showDatasets)
+      base.push(
+        helper.display({
+          id: DATASETS,
+          size: 260,
+          header: "Datasets",
+          cell: ({ row }) => {
+            const text = datasetsText(row.original.run);
+            return <span title={text}>{text}</span>;
+          },
+        }) as ColumnDef<TreeRow, unknown>,
+      );
     for (const id of columns) {
       const key = parseKeyColumn(id);
       if (!key) continue;
@@ -189,8 +222,10 @@ export function RunsPage() {
       );
     }
     return base;
-  }, [columns.join(","), ns, severalExperiments, experimentNames]);
+  }, [columns.join(","), ns, severalExperiments, experimentNames, showDatasets]);
 
+  // Dragged widths, remembered in localStorage (saved once a drag ends, not on every pixel).
+  const [columnSizing, setColumnSizing] = useState<ColumnSizingState>(loadWidths);
   const table = useReactTable({
     data: rows,
     columns: tableColumns,
@@ -198,7 +233,14 @@ export function RunsPage() {
     getRowId: (r) => r.run.info.run_id,
     columnResizeMode: "onChange",
     defaultColumn: { minSize: 36, maxSize: 1000 },
+    state: { columnSizing },
+    onColumnSizingChange: setColumnSizing,
   });
+  const resizing = table.getState().columnSizingInfo.isResizingColumn;
+  useEffect(() => {
+    if (!resizing) saveWidths(columnSizing);
+  }, [columnSizing, resizing]);
+  const loadedIds = useMemo(() => rows.map((r) => r.run.info.run_id), [rows]);
   const scroller = useRef<HTMLDivElement>(null);
   // Fetches the next page when the rows in view come near the end of those loaded.
   const { done, loading, more } = pages;
@@ -256,6 +298,11 @@ export function RunsPage() {
       <div className="toolbar">
         <FilterBox value={filter} keys={keys} onApply={(next) => state.set({ filter: next })} />
         <ViewSelect state={state} />
+        <DatasetMenu
+          experimentIds={experimentIds}
+          value={datasetChoice}
+          onChange={(next) => state.set({ ds: next ? encodeDatasetChoice(next) : undefined })}
+        />
         <button type="button" ref={pickerButton} onClick={() => setShowPicker((s) => !s)} aria-expanded={showPicker}>
           Columns ({columns.length})
         </button>
@@ -282,6 +329,16 @@ export function RunsPage() {
             Restore selected
           </button>
         ) : null}
+        <DownloadCsv
+          query={query}
+          columns={csvColumns(
+            columns,
+            ns,
+            severalExperiments ? (id) => experimentNames.get(id) ?? id : undefined,
+            showDatasets ? [{ header: "Datasets", value: datasetsText }] : [],
+          )}
+          experimentNames={experiments.data?.map((e) => e.name) ?? experimentIds}
+        />
         <label>
           <input
             type="checkbox"
@@ -296,6 +353,7 @@ export function RunsPage() {
         <ColumnPicker
           keys={keys}
           columns={columns}
+          extras={[{ id: DATASETS, label: "Datasets" }]}
           onChange={(next) => state.set({ cols: next }, { replace: true })}
           onClose={() => {
             setShowPicker(false);
@@ -311,9 +369,9 @@ export function RunsPage() {
       </p>
       {rows.length === 0 && pages.done && !pages.loading && !pages.error && experimentIds.length > 0 ? (
         <EmptyRuns
-          filtered={filter !== ""}
+          filtered={searchFilter !== ""}
           view={view}
-          onClear={() => state.set({ filter: undefined })}
+          onClear={() => state.set({ filter: undefined, ds: undefined })}
           onShowAll={() => state.set({ view: undefined })}
         />
       ) : null}
@@ -341,7 +399,11 @@ export function RunsPage() {
                     aria-sort={active ? (descending ? "descending" : "ascending") : undefined}
                   >
                     {id === "select" ? (
-                      flexRender(header.column.columnDef.header, header.getContext())
+                      <SelectAll
+                        loaded={loadedIds}
+                        selected={selected}
+                        onChange={(next) => state.set({ sel: next }, { replace: true })}
+                      />
                     ) : (
                       <button type="button" onClick={() => sortBy(id)} title={`${label}: sort on the server`}>
                         {flexRender(header.column.columnDef.header, header.getContext())}
@@ -354,7 +416,7 @@ export function RunsPage() {
                         size={header.column.getSize()}
                         resizing={header.column.getIsResizing()}
                         onPointer={header.getResizeHandler()}
-                        onSize={(size) => table.setColumnSizing((old) => ({ ...old, [id]: size }))}
+                        onSize={(size) => setColumnSizing((old) => ({ ...old, [id]: size }))}
                       />
                     ) : null}
                   </div>
