@@ -4,6 +4,7 @@ import { Loading } from "./components/error-box";
 import { TokenPrompt } from "./components/token-prompt";
 import { ExperimentsPage } from "./views/experiments/experiments-page";
 import { RunsPage } from "./views/runs/runs-page";
+import { ThemeSelect } from "./theme/theme-select";
 
 // The first pages a user opens load with the app; the others (charts, Markdown, registry) on demand.
 const RunPage = lazy(() => import("./views/run/run-page").then((m) => ({ default: m.RunPage })));
@@ -35,6 +36,7 @@ export function App() {
           <Link href="/experiments">Experiments</Link>
           <Link href="/models">Models</Link>
         </nav>
+        <ThemeSelect />
       </header>
       <main id="main">
         <Suspense fallback={<Loading what="page" />}>
