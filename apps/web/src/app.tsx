@@ -7,6 +7,7 @@ import { AccountMenu } from "./views/account/account-menu";
 import { SessionGate } from "./views/account/session-gate";
 import { ExperimentsPage } from "./views/experiments/experiments-page";
 import { RunsPage } from "./views/runs/runs-page";
+import { ThemeSelect } from "./theme/theme-select";
 
 // The first pages a user opens load with the app; the others (charts, Markdown, registry) on demand.
 const RunPage = lazy(() => import("./views/run/run-page").then((m) => ({ default: m.RunPage })));
@@ -48,6 +49,7 @@ function Shell({ user }: { user: SessionUser | undefined }) {
           <Link href="/experiments">Experiments</Link>
           <Link href="/models">Models</Link>
         </nav>
+        <ThemeSelect />
         {user ? <AccountMenu user={user} /> : null}
       </header>
       <main id="main">

@@ -22,7 +22,7 @@ export {
 export { ServerInfoClient, type ServerInfo } from "./server-info.js";
 export { HealthClient, type LiveStatus, type ReadyStatus } from "./health.js";
 export { ModelAliasClient, type ModelVersionWithAliases, type RegisteredModelAlias } from "./model-aliases.js";
-export { RunInputsClient, type Dataset, type DatasetInput } from "./run-inputs.js";
+export { RunInputsClient, type Dataset, type DatasetInput, type DatasetSummary } from "./run-inputs.js";
 export { RunModelLinksClient, type ModelOutput, type RunInputs, type RunOutputs } from "./run-model-links.js";
 export {
   LoggedModelsClient,
@@ -34,7 +34,7 @@ export {
   type SearchLoggedModelsRequest,
   type SearchLoggedModelsResponse,
 } from "./logged-models.js";
-export { RunColumnsClient, type RunKeys, type SearchRunsColumnsOptions } from "./run-columns.js";
+export { RunColumnsClient, type RunKeys, type RunWithInputs, type SearchRunsColumnsOptions } from "./run-columns.js";
 export { MetricSamplingClient, type MetricHistoryBulkIntervalOptions, type SampledMetric } from "./metric-sampling.js";
 export {
   ArtifactsClient,

@@ -13,7 +13,7 @@ import { fileURLToPath } from "node:url";
 import { createRequire } from "node:module";
 import { TrackerClient } from "@tracker-ml/client";
 import { loadConfig, startServer } from "@tracker/server";
-import { chromium, type Page } from "playwright-core";
+import { chromium, type BrowserContext, type Page } from "playwright-core";
 import { parseWebBenchArgs } from "./options.js";
 import { createCurveRuns, logLossCurves, pool } from "./seed.js";
 import {
@@ -24,15 +24,18 @@ import {
   seedChartsView,
 } from "./charts-view.js";
 import { initialJs, median, percentile, replaceSection } from "./stats.js";
+import { maxAge, summarise, watchNetwork, type Transfer } from "./transfer.js";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, "../../..");
 const webDir = path.join(root, "apps/web/dist");
-const { quick, write } = parseWebBenchArgs(process.argv.slice(2));
+const { quick, write, only } = parseWebBenchArgs(process.argv.slice(2));
 const CHARTS_VIEW = quick ? CHARTS_VIEW_QUICK : CHARTS_VIEW_SIZE;
 const SIZES = quick
-  ? { runs: 100, manyRuns: 1000, chartRuns: 3, points: 10_000 }
-  : { runs: 1000, manyRuns: 10_000, chartRuns: 10, points: 100_000 };
+  ? { runs: 100, manyRuns: 1000, chartRuns: 3, points: 10_000, transferRuns: 300 }
+  : { runs: 1000, manyRuns: 10_000, chartRuns: 10, points: 100_000, transferRuns: 2000 };
+/** The columns shown while measuring the transfer: what a user of the table would pick. */
+const TRANSFER_COLUMNS = "metrics.acc,metrics.loss,params.lr";
 
 async function seedRuns(client: TrackerClient, name: string, count: number, withMetrics: boolean): Promise<string> {
   const experimentId = await client.createExperiment(name);
@@ -156,6 +159,46 @@ async function rawUplot(page: Page): Promise<number> {
   })`) as Promise<number>;
 }
 
+/**
+ * Scrolls a table of SIZES.transferRuns runs (two metrics and a param shown) to its end and reads
+ * the bytes on the wire; the first navigation's scripts and styles give the asset figures.
+ */
+async function measureTransfer(context: BrowserContext, url: string, experimentId: string): Promise<Transfer> {
+  const page = await context.newPage();
+  const network = await watchNetwork(context, page);
+  await page.goto(`${url}/runs?e=${experimentId}&cols=${TRANSFER_COLUMNS}`);
+  await page.locator("[role=row][data-run-id]").first().waitFor();
+  await loadAllRows(page, SIZES.transferRuns);
+  const transfer = summarise(network.read());
+  await network.detach();
+  await page.close();
+  return transfer;
+}
+
+function printTransfer(t: Transfer): void {
+  console.log(
+    `scroll ${SIZES.transferRuns} runs (${TRANSFER_COLUMNS}): ${t.searchRequests} requests, ${(t.searchWireBytes / 1024).toFixed(1)} KB on the wire, ${(t.searchJsonBytes / 1024).toFixed(1)} KB of JSON decoded`,
+  );
+  for (const a of t.assets)
+    console.log(
+      `  ${a.url}: ${a.encoding}, ${(a.wireBytes / 1024).toFixed(1)} KB on the wire, ${a.hashed ? "hashed name" : "plain name"}, Cache-Control: ${a.cacheControl || "(none)"}`,
+    );
+}
+
+/** Whether every hashed script and style came compressed with a year-long, immutable cache life. */
+function assetsCached(t: Transfer): boolean {
+  const hashed = t.assets.filter((a) => a.hashed);
+  return (
+    hashed.length > 0 &&
+    hashed.every(
+      (a) =>
+        (a.encoding === "br" || a.encoding === "gzip" || a.wireBytes < 1500) &&
+        maxAge(a.cacheControl) >= 31_536_000 &&
+        a.cacheControl.includes("immutable"),
+    )
+  );
+}
+
 async function main() {
   const databaseUrl = process.env.TEST_DATABASE_URL;
   if (!databaseUrl) throw new Error("TEST_DATABASE_URL is not set (run through scripts/with-postgres.sh)");
@@ -168,14 +211,27 @@ async function main() {
     args: [...CHROMIUM_ARGS],
   });
   try {
+    if (only === "transfer") {
+      console.log(`seeding ${SIZES.transferRuns} runs…`);
+      const transferId = await seedRuns(client, "transfer", SIZES.transferRuns, true);
+      const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+      const t = await measureTransfer(context, server.url, transferId);
+      printTransfer(t);
+      console.log(`assets compressed, hashed and cached a year: ${assetsCached(t) ? "yes" : "no"}`);
+      await context.close();
+      return;
+    }
     const size = initialJs(webDir);
     console.log(`initial JS: ${(size.gzip / 1024).toFixed(1)} KB gzipped (${(size.raw / 1024).toFixed(0)} KB raw)`);
     console.log(`seeding ${SIZES.runs} + ${SIZES.manyRuns} runs and ${SIZES.chartRuns} x ${SIZES.points} points…`);
     const thousand = await seedRuns(client, "thousand", SIZES.runs, true);
+    const transferId = await seedRuns(client, "transfer", SIZES.transferRuns, true);
     const many = await seedRuns(client, "many", SIZES.manyRuns, false);
     const curves = await seedChart(client);
 
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const transfer = await measureTransfer(context, server.url, transferId);
+    printTransfer(transfer);
     const page = await context.newPage();
     const interactive: number[] = [];
     for (let i = 0; i < 5; i++) interactive.push(await runsPageInteractive(page, server.url, thousand));
@@ -253,6 +309,8 @@ Measured by \`pnpm bench\` (\`tooling/web-bench\`) on ${new Date().toISOString()
 | chart of ${SIZES.chartRuns} runs × ${SIZES.points} points (server-sampled, 1000 points per run): drawn after the data arrived (median of 5) | ${draw.toFixed(0)} ms | < 300 ms | ${ok(draw < 300)} |
 | runs page's charts view, ${chartsViewLabel}: navigation to every card in view drawn (median of 5) | ${median(chartsView).toFixed(0)} ms | < 1 s | ${ok(median(chartsView) < 1000)} |
 | the same: scroll through all cards, each fetched and drawn as it comes into view (${chartsViewFrames.length} frames) | p95 ${percentile(chartsViewFrames, 95).toFixed(1)} ms, max ${Math.max(...chartsViewFrames).toFixed(1)} ms | p95 < 20 ms | ${ok(percentile(chartsViewFrames, 95) < 20)} |
+| runs table of ${SIZES.transferRuns} runs (${TRANSFER_COLUMNS} shown) scrolled to its end: JSON on the wire (${transfer.searchRequests} requests; ${(transfer.searchJsonBytes / 1024).toFixed(0)} KB decoded) | ${(transfer.searchWireBytes / 1024).toFixed(1)} KB | ≤ 300 KB | ${ok(transfer.searchWireBytes <= 300 * 1024)} |
+| scripts and styles of the first page: compressed, hashed names, \`max-age\` ≥ 1 year + immutable (${transfer.assets.map((a) => `${a.url.split("/").pop()} ${a.encoding} ${(a.wireBytes / 1024).toFixed(1)} KB`).join(", ")}) | ${assetsCached(transfer) ? "all" : "not all"} | all | ${ok(assetsCached(transfer))} |
 | for reference: uPlot alone drawing every point (${SIZES.chartRuns} × ${SIZES.points}), creation to 2 frames (median of 3) | ${median(raw).toFixed(0)} ms | | |
 | metrics/get-history-bulk-interval, ${SIZES.chartRuns} runs × ${SIZES.points} points, 1000 per run, PostgreSQL: answered, whole body received (fetch, 20 requests) | median ${median(requests).toFixed(0)} ms, p95 ${percentile(requests, 95).toFixed(0)} ms | < 100 ms | ${ok(median(requests) < 100)} |
 | the same request in Chromium, the chart's own (resource timing, request start to response end, median of 5) | ${inBrowser.toFixed(0)} ms | | |

@@ -7,8 +7,10 @@ import { Command } from "commander";
 
 export interface WebBenchArgs {
   quick: boolean;
-  /** Write the figures into docs/benchmarks.md (never with --quick). */
+  /** Write the figures into docs/benchmarks.md (never with --quick or --only). */
   write: boolean;
+  /** Run one part alone (prints only): "transfer". */
+  only?: "transfer";
 }
 
 export function webBenchCommand(): Command {
@@ -18,6 +20,7 @@ export function webBenchCommand(): Command {
     )
     .option("--quick", "smoke run: small data; writes nothing")
     .option("--no-write", "print only")
+    .option("--only <part>", "run one part alone and print its figures: transfer")
     .showHelpAfterError();
 }
 
@@ -35,7 +38,9 @@ export function parseWebBenchArgs(argv: readonly string[], command = webBenchCom
       argv.filter((a) => a !== "--"),
       { from: "user" },
     )
-    .opts<{ quick?: true; write?: boolean }>();
+    .opts<{ quick?: true; write?: boolean; only?: string }>();
   const quick = o.quick === true;
-  return { quick, write: o.write !== false && !quick };
+  if (o.only !== undefined && o.only !== "transfer") throw new Error(`--only takes 'transfer', not '${o.only}'`);
+  const only = o.only;
+  return { quick, write: o.write !== false && !quick && only === undefined, ...(only ? { only } : {}) };
 }

@@ -14,12 +14,26 @@ export function RunLink({ runId }: { runId: string }) {
   );
 }
 
-/** "← Runs of <experiment name>": back to the runs table of an experiment. */
-export function ExperimentRunsLink({ experimentId }: { experimentId: string }) {
+/** An experiment's name once loaded ("experiment <id>" until then, or when it cannot be read). */
+function useExperimentName(experimentId: string): string {
   const experiment = useAsync(() => api().getExperiment(experimentId), [experimentId]);
+  return experiment.data?.name ?? `experiment ${experimentId}`;
+}
+
+/** "← <what> of <experiment name>": back to a list of an experiment (its runs by default). */
+export function ExperimentRunsLink({
+  experimentId,
+  path = "/runs",
+  what = "Runs",
+}: {
+  experimentId: string;
+  path?: string;
+  what?: string;
+}) {
+  const name = useExperimentName(experimentId);
   return (
-    <Link href={href("/runs", { e: [experimentId] })} title={`Experiment ${experimentId}`}>
-      ← Runs of {experiment.data?.name ?? `experiment ${experimentId}`}
+    <Link href={href(path, { e: [experimentId] })} title={`Experiment ${experimentId}`}>
+      ← {what} of {name}
     </Link>
   );
 }

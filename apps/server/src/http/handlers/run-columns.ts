@@ -22,12 +22,14 @@ function keyList(field: string, value: string[] | undefined): string[] {
 
 export const runColumnsHandlers = handlerTable({
   async searchRunsColumns({ input, services }) {
-    return searchRunsC(services, input, {
+    const columns = {
       metricKeys: keyList("metric_keys", input.metric_keys),
       paramKeys: keyList("param_keys", input.param_keys),
       tagKeys: keyList("tag_keys", input.tag_keys),
       systemPrefix: STORED_NAMESPACE,
-    });
+    };
+    // `include_inputs`: the runs' datasets (and model inputs, outputs) as MLflow's paths give them.
+    return searchRunsC(services, input, columns, input.include_inputs === true);
   },
 
   async listRunKeys({ input, services }) {

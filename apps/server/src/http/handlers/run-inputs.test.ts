@@ -107,6 +107,33 @@ describe.each(testDatabases())("dataset tracking (runs/log-inputs) on %s", (kind
     ).toMatchObject({ status: 400, body: { error_code: "INVALID_PARAMETER_VALUE" } });
   });
 
+  it("gives the runs' inputs through tracker's runs/search-columns only when include_inputs is true", async () => {
+    const runId = await newRun();
+    await mlflow.post("runs/log-inputs", { run_id: runId, datasets: [pandasDataset("churn", "c1", "training")] });
+    const columns = async (body: Record<string, unknown>) =>
+      (
+        await tracker.post<{ runs: Run[] }>("runs/search-columns", {
+          experiment_ids: [experimentId],
+          filter: `attributes.run_id = '${runId}'`,
+          ...body,
+        })
+      ).body.runs;
+    const [withInputs] = await columns({ include_inputs: true });
+    expect(withInputs?.inputs?.dataset_inputs).toEqual([pandasDataset("churn", "c1", "training")]);
+    const [plain] = await columns({});
+    expect(plain).not.toHaveProperty("inputs");
+    // The dataset filter works there too, as the web UI's dataset menu sends it.
+    const filtered = await tracker.post<{ runs?: Run[] }>("runs/search-columns", {
+      experiment_ids: [experimentId],
+      filter: "dataset.name = 'churn' AND dataset.digest = 'c1' AND dataset.context = 'training'",
+      include_inputs: true,
+    });
+    expect(filtered.body.runs?.map((r) => r.info.run_id)).toEqual([runId]);
+    expect(
+      await tracker.post("runs/search-columns", { experiment_ids: [experimentId], include_inputs: "yes" }),
+    ).toMatchObject({ status: 400, body: { error_code: "INVALID_PARAMETER_VALUE" } });
+  });
+
   it("refuses what MLflow refuses, with its messages", async () => {
     const runId = await newRun();
     const long = pandasDataset("n".repeat(501), "d");

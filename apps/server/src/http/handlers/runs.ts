@@ -78,7 +78,12 @@ type SearchRunsInput = Extract<OperationContext<"searchRuns">, { revision: "c" }
  * runs/search of revision C (and the ext operation runs/search-columns, which adds `columns`):
  * the request's criteria, one page of runs in C's shape.
  */
-export async function searchRunsC(services: Services, input: SearchRunsInput, columns?: RunColumns, mlflow = false) {
+export async function searchRunsC(
+  services: Services,
+  input: SearchRunsInput,
+  columns?: RunColumns,
+  withInputs = false,
+) {
   const page = await runs.searchRuns(services, {
     experimentIds: listOf(input.experiment_ids).map((id) => toExperimentId(id, "experiment_ids")),
     filter: input.filter,
@@ -89,7 +94,8 @@ export async function searchRunsC(services: Services, input: SearchRunsInput, co
     columns,
   });
   const shaped = page.items.map((run) => runOut("c", run, tagNamespaceOf(services)));
-  // Requests through MLflow's paths also get the runs' inputs (MLflow 2.4+) and outputs (MLflow 3).
-  const body = { runs: mlflow ? await withRunInputsAndOutputs(services, shaped) : shaped };
+  // Requests through MLflow's paths (and search-columns asking for them) also get the runs' inputs
+  // (MLflow 2.4+) and outputs (MLflow 3).
+  const body = { runs: withInputs ? await withRunInputsAndOutputs(services, shaped) : shaped };
   return page.nextPageToken ? { ...body, next_page_token: page.nextPageToken } : body;
 }

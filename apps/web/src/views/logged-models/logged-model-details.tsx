@@ -4,6 +4,7 @@ import type { LoggedModel } from "@tracker-ml/client";
 import { Link } from "wouter";
 import { formatTime, formatValue } from "../../components/format";
 import { KeyValueTable } from "../../components/key-value-table";
+import { RunLink } from "../../components/entity-names";
 import { latestMetrics, statusLabel } from "./model-metrics";
 
 export function LoggedModelStatus({ status }: { status: string }) {
@@ -43,7 +44,7 @@ export function LoggedModelDetails({
           <>
             <dt>Source run</dt>
             <dd>
-              <Link href={`/runs/${info.source_run_id}`}>{info.source_run_id}</Link>
+              <RunLink runId={info.source_run_id} />
             </dd>
           </>
         ) : null}

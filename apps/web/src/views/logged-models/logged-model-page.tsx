@@ -1,12 +1,11 @@
 // `/logged-models/<model id>`: one logged model, with links to its experiment's list and its run,
 // its metrics (latest, min, max, history), its tags and its artifacts.
-import { Link } from "wouter";
 import { api, namespace } from "../../api/client";
 import { useAsync } from "../../api/use-async";
 import { ErrorBox, Loading } from "../../components/error-box";
 import { KeyValueTable } from "../../components/key-value-table";
 import { MetricSummaryTable } from "../../components/metric-summary-table";
-import { href } from "../../url/search-state";
+import { ExperimentRunsLink } from "../../components/entity-names";
 import { Artifacts, loggedModelArtifacts } from "../run/artifacts";
 import { LoggedModelDetails } from "./logged-model-details";
 import { metricSummaries } from "./model-metrics";
@@ -24,9 +23,7 @@ export function LoggedModelPage({ modelId }: { modelId: string }) {
   return (
     <div>
       <p>
-        <Link href={href("/logged-models", { e: [info.experiment_id] })}>
-          ← Logged models of experiment {info.experiment_id}
-        </Link>
+        <ExperimentRunsLink experimentId={info.experiment_id} path="/logged-models" what="Logged models" />
       </p>
       <LoggedModelDetails model={model.data} heading="h1" latestMetrics={false} />
 

@@ -6,6 +6,17 @@ import { ErrorBox, Loading } from "../../components/error-box";
 import { formatSize } from "../../components/format";
 import { parseCsv, previewKind } from "./preview-kind";
 import { useSearchState } from "../../url/search-state";
+import { ImageGrid } from "./image-grid";
+import { MlModelView } from "./mlmodel-view";
+
+/** MLflow's model descriptor, shown as a model rather than as text. */
+export const isMlModelFile = (path: string) => /(^|\/)MLmodel$/.test(path);
+
+/** "model/MLmodel" + "input_example.json" -> "model/input_example.json". */
+export function siblingPath(path: string, relative: string): string {
+  const folder = path.includes("/") ? path.slice(0, path.lastIndexOf("/") + 1) : "";
+  return folder + relative;
+}
 
 /** The browser endpoint serving one artifact file of a run (artifact service). */
 export function artifactUrl(runId: string, path: string): string {
@@ -35,7 +46,17 @@ export const loggedModelArtifacts = (modelId: string): ArtifactSource => ({
     `/api/2.0/tracker/logged-models/${encodeURIComponent(modelId)}/artifacts/files?artifact_file_path=${encodeURIComponent(path)}`,
 });
 
-async function fetchArtifact(url: string): Promise<Blob> {
+/**
+ * An object URL showing an image file. The server sends SVG files as plain data (never as a
+ * document that could run scripts); typed as SVG here, an `<img>` draws them, and an image
+ * cannot run scripts either.
+ */
+export function imageObjectUrl(blob: Blob, path: string): string {
+  return URL.createObjectURL(/\.svg$/i.test(path) ? new Blob([blob], { type: "image/svg+xml" }) : blob);
+}
+
+/** One artifact file, fetched with the session's credentials; an error names the server's message. */
+export async function fetchArtifact(url: string): Promise<Blob> {
   const response = await fetch(url, { headers: authHeaders() });
   if (!response.ok) {
     const text = await response.text();
@@ -120,13 +141,13 @@ function Preview({ source, file }: { source: ArtifactSource; file: FileInfo }) {
     setObjectUrl(undefined);
     if (!blob.data) return;
     if (kind === "image") {
-      const made = URL.createObjectURL(blob.data);
+      const made = imageObjectUrl(blob.data, file.path);
       setObjectUrl(made);
       return () => URL.revokeObjectURL(made);
     }
     void blob.data.text().then(setText);
     return undefined;
-  }, [blob.data, kind]);
+  }, [blob.data, kind, file.path]);
   const download = async () => {
     const data = blob.data ?? (await fetchArtifact(url));
     const link = document.createElement("a");
@@ -147,7 +168,13 @@ function Preview({ source, file }: { source: ArtifactSource; file: FileInfo }) {
       {kind === "none" ? <p className="muted">No preview for this file type or size.</p> : null}
       {kind === "image" && objectUrl ? <img src={objectUrl} alt={file.path} /> : null}
       {kind === "json" && text !== undefined ? <pre className="pre">{prettyJson(text)}</pre> : null}
-      {kind === "text" && text !== undefined ? <pre className="pre">{text}</pre> : null}
+      {kind === "text" && text !== undefined ? (
+        isMlModelFile(file.path) ? (
+          <MlModelView text={text} fileUrl={(relative) => source.fileUrl(siblingPath(file.path, relative))} />
+        ) : (
+          <pre className="pre">{text}</pre>
+        )
+      ) : null}
       {kind === "csv" && text !== undefined ? (
         <CsvTable text={text} separator={file.path.endsWith(".tsv") ? "\t" : ","} />
       ) : null}
@@ -217,6 +244,7 @@ export function Artifacts({ source }: { source: ArtifactSource }) {
   return (
     <section aria-label="Artifacts">
       <h2>Artifacts</h2>
+      <ImageGrid source={source} onOpen={onOpen} />
       <div className="artifacts">
         <div className="tree">
           <Folder source={source} onOpen={onOpen} onFound={setInfo} open={openPath} />

@@ -15,6 +15,7 @@ import { RunLoggedModels } from "../logged-models/run-logged-models";
 import { useLiveRefresh } from "../runs/use-live-refresh";
 import { KeyValueTable } from "../../components/key-value-table";
 import { ExperimentRunsLink, RunLink } from "../../components/entity-names";
+import { RunDatasets } from "../../datasets/run-datasets";
 
 /** Metric histories shown as sparklines: at most this many keys are fetched. */
 const SPARKLINE_KEYS = 30;
@@ -202,6 +203,8 @@ function RunView({
           <p className="muted">No description.</p>
         )}
       </section>
+
+      <RunDatasets runId={id} experimentId={info.experiment_id} />
 
       <section aria-label="Parameters">
         <h2>Parameters ({run.data.params.length})</h2>

@@ -7,11 +7,14 @@ const TITLES: Record<KeyKind, string> = { metrics: "Metrics", params: "Params", 
 export function ColumnPicker({
   keys,
   columns,
+  extras = [],
   onChange,
   onClose,
 }: {
   keys: Record<KeyKind, readonly string[]>;
   columns: readonly string[];
+  /** Columns besides the keys (Datasets), listed first: id and label. */
+  extras?: ReadonlyArray<{ id: string; label: string }>;
   onChange: (columns: string[]) => void;
   /** Escape inside the picker closes it. */
   onClose?: () => void;
@@ -37,6 +40,21 @@ export function ColumnPicker({
         value={query}
         onChange={(e) => setQuery(e.target.value)}
       />
+      {extras.length ? (
+        <fieldset>
+          <legend>Run</legend>
+          {extras.map(({ id, label }) => (
+            <label key={id}>
+              <input
+                type="checkbox"
+                checked={columns.includes(id)}
+                onChange={() => onChange(toggleColumn(columns, id))}
+              />{" "}
+              {label}
+            </label>
+          ))}
+        </fieldset>
+      ) : null}
       {(Object.keys(TITLES) as KeyKind[]).map((kind) => {
         const matching = keys[kind].filter((key) => key.toLowerCase().includes(q));
         return (

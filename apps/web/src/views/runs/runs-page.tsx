@@ -1,6 +1,13 @@
 // biome-ignore-all lint/a11y/useFocusableInteractive: the runs table is a windowed ARIA grid; focus goes to the cells' controls
 import type { Run } from "@tracker-ml/client";
-import { createColumnHelper, flexRender, getCoreRowModel, useReactTable, type ColumnDef } from "@tanstack/react-table";
+import {
+  createColumnHelper,
+  flexRender,
+  getCoreRowModel,
+  useReactTable,
+  type ColumnDef,
+  type ColumnSizingState,
+} from "@tanstack/react-table";
 import { useVirtualizer } from "@tanstack/react-virtual";
 import {
   createContext,
@@ -26,7 +33,14 @@ import { ColumnPicker } from "./column-picker";
 import { availableKeys, BASE_COLUMNS, BASE_LABELS, keyValue, orderByFor, parseKeyColumn } from "./columns";
 import { FilterBox } from "./filter-box";
 import { nestRuns, type TreeRow } from "./run-tree";
-import { useRunPages } from "./use-run-pages";
+import { type RunQuery, useRunPages } from "./use-run-pages";
+import { DownloadCsv } from "./download-csv";
+import { csvColumns } from "./csv-export";
+import { DatasetMenu } from "../../datasets/dataset-menu";
+import { datasetsText, decodeDatasetChoice, encodeDatasetChoice, withDatasetFilter } from "../../datasets/datasets";
+
+/** The optional Datasets column's id in `cols`. */
+const DATASETS = "datasets";
 import { useLiveRefresh } from "./use-live-refresh";
 import { useSeenKeys } from "./use-seen-keys";
 import { focusInRow, rowStep } from "./row-keys";
@@ -39,6 +53,8 @@ import { readCollapsed, tableItems, writeCollapsed, type TableItem } from "./gro
 
 // The charts view (and its chart code) loads when first shown, not with the table.
 const ChartsView = lazy(() => import("./charts-view/charts-view").then((m) => ({ default: m.ChartsView })));
+import { SelectAll } from "./select-all";
+import { loadWidths, saveWidths } from "./column-widths";
 
 const ROW_HEIGHT = 30;
 const PAGE_SIZE = 200;
@@ -106,16 +122,22 @@ export function RunsPage() {
   const orderBy = orderByFor(sort, descending, ns);
   const chosen = columns.map(parseKeyColumn).filter((c) => c !== undefined);
   const keysOf = (kind: string) => chosen.filter((c) => c.kind === kind).map((c) => c.key);
-  const pages = useRunPages({
+  const datasetChoice = state.get("ds");
+  const searchFilter = withDatasetFilter(filter, decodeDatasetChoice(datasetChoice));
+  const showDatasets = columns.includes(DATASETS);
+  const query: RunQuery = {
     experimentIds,
-    filter: filter || undefined,
+    filter: searchFilter || undefined,
     orderBy: orderBy ? [orderBy] : undefined,
     viewType,
     pageSize: PAGE_SIZE,
     metricKeys: union(keysOf("metrics"), extra.metrics),
     paramKeys: union(keysOf("params"), extra.params),
     tagKeys: union(keysOf("tags"), extra.tags),
-  });
+    // Grouping by dataset needs each run's datasets, as the datasets column does.
+    includeInputs: showDatasets || groupBy?.kind === "dataset",
+  };
+  const pages = useRunPages(query);
   // Every key of the experiments' runs, for the column picker and the filter's completion.
   const listed = useAsync(
     () => (experimentIds.length ? api().listRunKeys(experimentIds) : Promise.resolve(undefined)),
@@ -167,7 +189,7 @@ export function RunsPage() {
         id: "select",
         size: WIDTHS.select,
         enableResizing: false,
-        header: () => <span className="sr-only">Select</span>,
+        header: "Select",
         cell: ({ row }) => <SelectCell run={row.original.run} />,
       }) as ColumnDef<TreeRow, unknown>,
     ];
@@ -197,6 +219,18 @@ export function RunsPage() {
         }) as ColumnDef<TreeRow, unknown>,
       );
     }
+    if (showDatasets)
+      base.push(
+        helper.display({
+          id: DATASETS,
+          size: 260,
+          header: "Datasets",
+          cell: ({ row }) => {
+            const text = datasetsText(row.original.run);
+            return <span title={text}>{text}</span>;
+          },
+        }) as ColumnDef<TreeRow, unknown>,
+      );
     for (const id of columns) {
       const key = parseKeyColumn(id);
       if (!key) continue;
@@ -213,8 +247,10 @@ export function RunsPage() {
       );
     }
     return base;
-  }, [columns.join(","), ns, severalExperiments, experimentNames]);
+  }, [columns.join(","), ns, severalExperiments, experimentNames, showDatasets]);
 
+  // Dragged widths, remembered in localStorage (saved once a drag ends, not on every pixel).
+  const [columnSizing, setColumnSizing] = useState<ColumnSizingState>(loadWidths);
   const table = useReactTable({
     data: rows,
     columns: tableColumns,
@@ -222,7 +258,14 @@ export function RunsPage() {
     getRowId: (r) => r.run.info.run_id,
     columnResizeMode: "onChange",
     defaultColumn: { minSize: 36, maxSize: 1000 },
+    state: { columnSizing },
+    onColumnSizingChange: setColumnSizing,
   });
+  const resizing = table.getState().columnSizingInfo.isResizingColumn;
+  useEffect(() => {
+    if (!resizing) saveWidths(columnSizing);
+  }, [columnSizing, resizing]);
+  const loadedIds = useMemo(() => rows.map((r) => r.run.info.run_id), [rows]);
   const scroller = useRef<HTMLDivElement>(null);
   const rowModel = table.getRowModel().rows;
   const metricColumns = columns.filter((c) => c.startsWith("metrics."));
@@ -305,6 +348,11 @@ export function RunsPage() {
           onChange={(next) => state.set({ group: next ? formatGroupBy(next) : undefined, fold: undefined })}
         />
         <ViewSelect state={state} />
+        <DatasetMenu
+          experimentIds={experimentIds}
+          value={datasetChoice}
+          onChange={(next) => state.set({ ds: next ? encodeDatasetChoice(next) : undefined })}
+        />
         <button type="button" ref={pickerButton} onClick={() => setShowPicker((s) => !s)} aria-expanded={showPicker}>
           Columns ({columns.length})
         </button>
@@ -331,6 +379,16 @@ export function RunsPage() {
             Restore selected
           </button>
         ) : null}
+        <DownloadCsv
+          query={query}
+          columns={csvColumns(
+            columns,
+            ns,
+            severalExperiments ? (id) => experimentNames.get(id) ?? id : undefined,
+            showDatasets ? [{ header: "Datasets", value: datasetsText }] : [],
+          )}
+          experimentNames={experiments.data?.map((e) => e.name) ?? experimentIds}
+        />
         <label>
           <input
             type="checkbox"
@@ -345,6 +403,7 @@ export function RunsPage() {
         <ColumnPicker
           keys={keys}
           columns={columns}
+          extras={[{ id: DATASETS, label: "Datasets" }]}
           onChange={(next) => state.set({ cols: next }, { replace: true })}
           onClose={() => {
             setShowPicker(false);
@@ -360,9 +419,9 @@ export function RunsPage() {
       </p>
       {rows.length === 0 && pages.done && !pages.loading && !pages.error && experimentIds.length > 0 ? (
         <EmptyRuns
-          filtered={filter !== ""}
+          filtered={searchFilter !== ""}
           view={view}
-          onClear={() => state.set({ filter: undefined })}
+          onClear={() => state.set({ filter: undefined, ds: undefined })}
           onShowAll={() => state.set({ view: undefined })}
         />
       ) : null}
@@ -403,7 +462,11 @@ export function RunsPage() {
                     aria-sort={active ? (descending ? "descending" : "ascending") : undefined}
                   >
                     {id === "select" ? (
-                      flexRender(header.column.columnDef.header, header.getContext())
+                      <SelectAll
+                        loaded={loadedIds}
+                        selected={selected}
+                        onChange={(next) => state.set({ sel: next }, { replace: true })}
+                      />
                     ) : (
                       <button type="button" onClick={() => sortBy(id)} title={`${label}: sort on the server`}>
                         {flexRender(header.column.columnDef.header, header.getContext())}
@@ -416,7 +479,7 @@ export function RunsPage() {
                         size={header.column.getSize()}
                         resizing={header.column.getIsResizing()}
                         onPointer={header.getResizeHandler()}
-                        onSize={(size) => table.setColumnSizing((old) => ({ ...old, [id]: size }))}
+                        onSize={(size) => setColumnSizing((old) => ({ ...old, [id]: size }))}
                       />
                     ) : null}
                   </div>

@@ -1,4 +1,4 @@
-import type { Run, ViewType } from "@tracker-ml/client";
+import type { RunWithInputs as Run, ViewType } from "@tracker-ml/client";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { api } from "../../api/client";
 import { useAuthEpoch } from "../../api/use-async";
@@ -15,6 +15,8 @@ export interface RunQuery {
   metricKeys: string[];
   paramKeys: string[];
   tagKeys: string[];
+  /** Runs carry their inputs (datasets) too. */
+  includeInputs?: boolean;
 }
 
 export interface RunPages {
