@@ -92,7 +92,11 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)("several servers over one Postgr
     "loses no request when one server is stopped under load behind a balancer",
     async () => {
       // The stopped server keeps serving for a while with readiness 503, as behind a real balancer.
-      const group = await startServerGroup(SERVERS, [{ TRACKER_SHUTDOWN_DELAY: "5s" }]);
+      // A readiness timeout far above any database stall on a busy machine: only the stopped
+      // server may leave the rotation.
+      const group = await startServerGroup(SERVERS, [
+        { TRACKER_SHUTDOWN_DELAY: "5s", TRACKER_READINESS_TIMEOUT: "60s" },
+      ]);
       try {
         const api = trackingApi(group.servers[0]!.url);
         const experiment_id = (await api.post("experiments/create", { name: "under-load" })).body.experiment_id;

@@ -85,6 +85,8 @@ describe("tracker CLI: flags and environment", () => {
     expect(
       configFromFlags({ shutdownDelay: 500, drainTimeout: 120_000 }, { TRACKER_SHUTDOWN_DELAY: "15s" }),
     ).toMatchObject({ shutdownDelayMs: 500, drainTimeoutMs: 120_000 });
+    for (const bad of [{ TRACKER_SHUTDOWN_DELAY: "soon" }, { TRACKER_DRAIN_TIMEOUT: "-1" }])
+      expect(() => configFromFlags({}, bad)).toThrow(/must be a duration/);
     for (const bad of ["-1", "301", "1.5", "lots"])
       expect(() => configFromFlags({}, { TRACKER_HEAP_GROWTH_PERCENT: bad })).toThrow(ConfigError);
   });
@@ -209,8 +211,6 @@ describe("tracker CLI: flags and environment", () => {
       { PORT: "70000" },
       { TRACKER_HEAP_GROWTH_PERCENT: "half" },
       { TRACKER_BODY_TIMEOUT: "1 week" },
-      { TRACKER_SHUTDOWN_DELAY: "soon" },
-      { TRACKER_DRAIN_TIMEOUT: "-1" },
       { TRACKER_MAX_IN_FLIGHT_REQUESTS: "many" },
     ]) {
       const envBad = await runCli(["server"], env);

@@ -45,7 +45,7 @@ export function extContractSuite(
   title: string,
   kind: ServerDatabase,
   start: () => Promise<ExtServers>,
-  startTimeoutMs?: number,
+  timeouts: { startMs?: number; scenarioMs?: number } = {},
 ): void {
   describe(title, () => {
     let recorder: Recorder;
@@ -67,12 +67,12 @@ export function extContractSuite(
         client: new TrackerClient({ ...options, fetch: recorder.fetchByPath() }),
         fetch: recorder.fetchFor("ext"),
       };
-    }, startTimeoutMs);
+    }, timeouts.startMs);
     afterAll(async () => {
       await servers?.stop();
     });
 
-    for (const scenario of extScenarios) it(scenario.name, () => scenario.run(ctx));
+    for (const scenario of extScenarios) it(scenario.name, () => scenario.run(ctx), timeouts.scenarioMs);
 
     it("every answer matched its spec, and every ext operation was exercised with each documented status", () => {
       expect(recorder.violations()).toEqual([]);
