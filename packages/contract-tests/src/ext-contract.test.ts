@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -31,10 +32,15 @@ const scenarios: ExtScenario[] = await Promise.all(
     ),
 );
 
+const s3Destination = process.env.TEST_S3_URL?.replace(/\/+$/, "");
+const MULTIPART = new Set(["createMultipartUpload", "completeMultipartUpload", "abortMultipartUpload"]);
+const S3_ONLY = new Set(["200", "404", "413"]);
+
 describe.each(serverProcessDatabases())("contract: client x server x ext.yaml on %s", (kind) => {
   const recorder = new Recorder();
   let server: ContractServer;
   let authServer: ContractServer;
+  let s3Server: ContractServer | undefined;
   let ctx: ExtContext;
   let artifacts: string;
 
@@ -42,15 +48,23 @@ describe.each(serverProcessDatabases())("contract: client x server x ext.yaml on
     // Artifacts in a folder of their own; uploads above 1 MiB are refused (the scenario proves the 413).
     artifacts = fs.mkdtempSync(path.join(os.tmpdir(), "tracker-contract-artifacts-"));
     const env = { TRACKER_ARTIFACTS_DESTINATION: artifacts, TRACKER_MAX_ARTIFACT_SIZE: "1MiB" };
-    [server, authServer] = await Promise.all([
+    [server, authServer, s3Server] = await Promise.all([
       startContractServer(kind, env),
       startContractServer(kind, { ...env, TRACKER_AUTH_TOKEN: AUTH_TOKEN }),
+      s3Destination
+        ? startContractServer(kind, {
+            ...env,
+            TRACKER_ARTIFACTS_DESTINATION: `${s3Destination}/${randomUUID()}`,
+            TRACKER_S3_PATH_STYLE: "1",
+          })
+        : undefined,
     ]);
     const options = { baseUrl: server.url, retry: false as const };
     ctx = {
       kind,
       url: server.url,
       authUrl: authServer.url,
+      ...(s3Server ? { s3Url: s3Server.url } : {}),
       ext: createExtClient({ ...options, fetch: recorder.fetchFor("ext") }),
       unauthenticated: createExtClient({ baseUrl: authServer.url, retry: false, fetch: recorder.fetchFor("ext") }),
       c: createClientC({ ...options, fetch: recorder.fetchFor("c") }),
@@ -59,7 +73,7 @@ describe.each(serverProcessDatabases())("contract: client x server x ext.yaml on
     };
   });
   afterAll(async () => {
-    await Promise.all([server?.stop(), authServer?.stop()]);
+    await Promise.all([server?.stop(), authServer?.stop(), s3Server?.stop()]);
     fs.rmSync(artifacts, { recursive: true, force: true });
   });
 
@@ -71,8 +85,11 @@ describe.each(serverProcessDatabases())("contract: client x server x ext.yaml on
     console.log(
       `\next.yaml contract coverage on ${kind} (exchanges per status; 500 and 503 are exempt):\n${coverageTable(rows)}\n`,
     );
-    expect(rows.filter((r) => r.missing.length > 0).map((r) => `${r.op.operationId}: ${r.missing.join(", ")}`)).toEqual(
-      [],
-    );
+    // Without an S3 server (TEST_S3_URL unset: not in CI), multipart uploads can only answer 501, 400 and 401.
+    const missing = (r: (typeof rows)[number]) =>
+      s3Destination || !MULTIPART.has(r.op.operationId) ? r.missing : r.missing.filter((s) => !S3_ONLY.has(s));
+    expect(
+      rows.filter((r) => missing(r).length > 0).map((r) => `${r.op.operationId}: ${missing(r).join(", ")}`),
+    ).toEqual([]);
   });
 });
