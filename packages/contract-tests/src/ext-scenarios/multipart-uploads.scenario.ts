@@ -20,9 +20,12 @@ export const scenario: ExtScenario = {
         headers: { "Content-Type": "application/json" },
         body: JSON.stringify(body),
       });
-    const upload = { path: "/home/me/weights.bin", upload_id: "x" };
-    for (const op of ["create", "complete", "abort"]) {
-      const body = op === "complete" ? { ...upload, parts: [{ part_number: 1, etag: '"e"' }] } : upload;
+    const bodies: Record<string, unknown> = {
+      create: { path: "/home/me/weights.bin", num_parts: 2 },
+      complete: { path: "weights.bin", upload_id: "x", parts: [{ part_number: 1, etag: '"e"' }] },
+      abort: { path: "weights.bin", upload_id: "x" },
+    };
+    for (const [op, body] of Object.entries(bodies)) {
       const refused = await post(url, op, body);
       expect(refused.status, op).toBe(501);
       expect(await refused.json()).toMatchObject({ error_code: "NOT_IMPLEMENTED" });
