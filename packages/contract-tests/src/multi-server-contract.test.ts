@@ -24,6 +24,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)("several servers as one", () => 
       return {
         urls: group.servers.slice(0, SERVERS).map((s) => s.url),
         authUrl: group.servers[SERVERS]!.url,
+        artifactsOnS3: Boolean(process.env.TEST_S3_URL),
         stop: group.stop,
       };
     },

@@ -39,7 +39,12 @@ export async function startServerGroup(count: number, env: NodeJS.ProcessEnv[] =
   const started = await Promise.allSettled(
     Array.from({ length: count }, (_, i) =>
       startServerProcess(["--backend-store-uri", store.uri, "--artifacts-destination", artifacts.destination], {
-        env: { ...store.env, ...(env[Math.min(i, env.length - 1)] ?? {}) },
+        env: {
+          ...store.env,
+          // The throwaway radosgw answers on an address, not a name: path-style requests.
+          ...(process.env.TEST_S3_URL ? { TRACKER_S3_PATH_STYLE: "1" } : {}),
+          ...(env[Math.min(i, env.length - 1)] ?? {}),
+        },
         // Several processes start at once on a machine other tests keep busy too.
         timeoutMs: GROUP_START_TIMEOUT_MS,
       }),

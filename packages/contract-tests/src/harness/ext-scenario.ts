@@ -16,6 +16,10 @@ export interface ExtContext {
   url: string;
   /** URL of a server started with TRACKER_AUTH_TOKEN = AUTH_TOKEN. */
   authUrl: string;
+  /** URL of a server whose artifacts destination is S3 (only when TEST_S3_URL is set). */
+  s3Url?: string;
+  /** `url` when its server keeps artifacts in a local folder; absent when it keeps them on S3. */
+  folderUrl?: string;
   /** Raw ext client on `url`, recorded. */
   ext: ExtClient;
   /** Raw ext client on `authUrl` without a token (for the 401 answers), recorded. */
