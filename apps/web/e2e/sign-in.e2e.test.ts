@@ -122,8 +122,8 @@ for (const kind of testDatabases()) {
 
     it("signs in and lists only the experiments the user may read", async () => {
       await signInThroughForm(ALICE);
-      await page.getByRole("link", { name: "alice-private" }).waitFor();
-      expect(await page.getByRole("link", { name: "bob-notes" }).count()).toBe(0);
+      await page.getByRole("link", { name: "alice-private", exact: true }).waitFor();
+      expect(await page.getByRole("link", { name: "bob-notes", exact: true }).count()).toBe(0);
       // The session cookie is HttpOnly: the page's scripts cannot read it.
       expect(await page.evaluate(() => document.cookie)).not.toContain("tracker_session");
       const cookies = await watched.context.cookies();
@@ -215,8 +215,8 @@ for (const kind of testDatabases()) {
       });
       expect(after).toEqual({ status: 401, challenge: 'Session realm="tracker"' });
       await signInThroughForm(BOB);
-      await page.getByRole("link", { name: "alice-private" }).waitFor();
-      await page.getByRole("link", { name: "bob-notes" }).waitFor();
+      await page.getByRole("link", { name: "alice-private", exact: true }).waitFor();
+      await page.getByRole("link", { name: "bob-notes", exact: true }).waitFor();
       expect(await page.getByRole("link", { name: "Users" }).count()).toBe(0);
       await page.getByRole("button", { name: "Sign out" }).click();
       await page.getByRole("heading", { name: "Sign in" }).waitFor();
@@ -231,7 +231,8 @@ for (const kind of testDatabases()) {
       await form.getByLabel("Password (at least 12 characters)").fill("carol-password-1");
       await form.getByRole("button", { name: "Create user" }).click();
       await page.getByRole("cell", { name: "carol", exact: true }).waitFor();
-      await page.getByLabel("carol is an admin").check();
+      // A controlled checkbox: it shows the server's state once the change is stored.
+      await page.getByLabel("carol is an admin").click();
       await expect
         .poll(
           async () =>
@@ -239,6 +240,7 @@ for (const kind of testDatabases()) {
               .user.is_admin,
         )
         .toBe(true);
+      await expect.poll(() => page.getByLabel("carol is an admin").isChecked()).toBe(true);
       const row = page.getByRole("row").filter({ hasText: "carol" });
       await row.getByRole("button", { name: "Reset password" }).click();
       await row.getByLabel("New password of carol").fill("carol-password-2");
