@@ -66,7 +66,7 @@ export async function chartsViewInteractive(
 export async function chartsViewRequests(page: Page): Promise<string> {
   return (await page.evaluate(`performance.getEntriesByType("resource")
     .filter((e) => e.name.includes("/api/"))
-    .map((e) => e.name.replace(/^.*\/api\/2\.0\/tracker\//, "").replace(/\?.*/, "") + " " + Math.round(e.startTime) + "-" + Math.round(e.responseEnd) + " ms " + Math.round(e.transferSize / 1024) + " KB")
+    .map((e) => e.name.split("/api/2.0/tracker/").pop().split("?")[0] + " " + Math.round(e.startTime) + "-" + Math.round(e.responseEnd) + " ms " + Math.round(e.transferSize / 1024) + " KB")
     .join("; ")`)) as string;
 }
 
