@@ -14,6 +14,7 @@ import {
   CHARTS_VIEW_QUICK,
   CHARTS_VIEW_SIZE,
   chartsViewInteractive,
+  chartsViewRequests,
   chartsViewScroll,
   seedChartsView,
 } from "./charts-view.js";
@@ -39,7 +40,10 @@ try {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   const page = await context.newPage();
   const interactive: number[] = [];
-  for (let i = 0; i < 5; i++) interactive.push(await chartsViewInteractive(page, server.url, experimentId, size.runs));
+  for (let i = 0; i < 5; i++) {
+    interactive.push(await chartsViewInteractive(page, server.url, experimentId, size.runs));
+    console.log(`  ${interactive.at(-1)!.toFixed(0)} ms: ${await chartsViewRequests(page)}`);
+  }
   const frames = await chartsViewScroll(page);
   t = performance.now();
   console.log(

@@ -62,6 +62,14 @@ export async function chartsViewInteractive(
   return (await page.evaluate(CARDS_IN_VIEW_DRAWN)) as number;
 }
 
+/** Where the last navigation's time went: each API request's start and end (ms since navigation start) and size. */
+export async function chartsViewRequests(page: Page): Promise<string> {
+  return (await page.evaluate(`performance.getEntriesByType("resource")
+    .filter((e) => e.name.includes("/api/"))
+    .map((e) => e.name.split("/api/2.0/tracker/").pop().split("?")[0] + " " + Math.round(e.startTime) + "-" + Math.round(e.responseEnd) + " ms " + Math.round(e.transferSize / 1024) + " KB")
+    .join("; ")`)) as string;
+}
+
 const SCROLL_STEP_PX = 40;
 /** In-page: scrolls the window top to bottom, SCROLL_STEP_PX a frame; every frame's duration. */
 const SCROLL_CARDS = `new Promise((resolve) => {
