@@ -133,28 +133,29 @@ describe.each(testDatabases())("Bearer JWTs signed with HS256 on %s", (kind) => 
     authJwt: { secret: SECRET, audience: AUDIENCE, issuer: "https://idp.example", claim: "username" },
   });
   const key = new TextEncoder().encode(SECRET);
-  const good = { aud: AUDIENCE, iss: "https://idp.example", exp: inSeconds(300) };
+  // Claims are made when a test runs (never at collection, which may be minutes earlier on a loaded machine).
+  const good = () => ({ aud: AUDIENCE, iss: "https://idp.example", exp: inSeconds(300) });
 
   it("accepts a valid token and names the user by the configured claim", async () => {
-    const token = await sign({ ...good, username: "erin", sub: "ignored" }, key, "HS256");
+    const token = await sign({ ...good(), username: "erin", sub: "ignored" }, key, "HS256");
     const res = await whoAmI(suite.url, bearer(token));
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.user).toEqual(expect.objectContaining({ username: "erin", is_admin: false }));
   });
 
   it.each([
-    ["expired", { ...good, exp: inSeconds(-120), username: "erin" }, "the token has expired"],
-    ["not valid yet", { ...good, nbf: inSeconds(600), username: "erin" }, "the token is not valid yet (nbf)"],
-    ["for another audience", { ...good, aud: "someone-else", username: "erin" }, "audience (aud)"],
-    ["from another issuer", { ...good, iss: "https://evil.example", username: "erin" }, "issuer (iss)"],
-    ["without the claim", { ...good, sub: "erin" }, "the token has no username claim"],
+    ["expired", () => ({ ...good(), exp: inSeconds(-120), username: "erin" }), "the token has expired"],
+    ["not valid yet", () => ({ ...good(), nbf: inSeconds(600), username: "erin" }), "the token is not valid yet (nbf)"],
+    ["for another audience", () => ({ ...good(), aud: "someone-else", username: "erin" }), "audience (aud)"],
+    ["from another issuer", () => ({ ...good(), iss: "https://evil.example", username: "erin" }), "issuer (iss)"],
+    ["without the claim", () => ({ ...good(), sub: "erin" }), "the token has no username claim"],
     [
       "without expiry",
-      { aud: AUDIENCE, iss: "https://idp.example", username: "erin" },
+      () => ({ aud: AUDIENCE, iss: "https://idp.example", username: "erin" }),
       'the token lacks the required "exp" claim',
     ],
   ])("refuses a token %s with 401 and a clear message", async (_what, claims, reason) => {
-    const res = await whoAmI(suite.url, bearer(await sign(claims, key, "HS256")));
+    const res = await whoAmI(suite.url, bearer(await sign(claims(), key, "HS256")));
     expect(res.status).toBe(401);
     expect(res.body.error_code).toBe("UNAUTHENTICATED");
     expect(res.body.message).toContain("Bearer token refused:");
@@ -163,14 +164,14 @@ describe.each(testDatabases())("Bearer JWTs signed with HS256 on %s", (kind) => 
 
   it("refuses a token signed with another key", async () => {
     const other = new TextEncoder().encode("another secret, also 32 bytes or more");
-    const res = await whoAmI(suite.url, bearer(await sign({ ...good, username: "erin" }, other, "HS256")));
+    const res = await whoAmI(suite.url, bearer(await sign({ ...good(), username: "erin" }, other, "HS256")));
     expect(res.status).toBe(401);
     expect(res.body.message).toContain("the token's signature does not verify");
   });
 
   it("refuses an unsigned token (alg none)", async () => {
     const header = Buffer.from(JSON.stringify({ alg: "none" })).toString("base64url");
-    const payload = Buffer.from(JSON.stringify({ ...good, username: "admin" })).toString("base64url");
+    const payload = Buffer.from(JSON.stringify({ ...good(), username: "admin" })).toString("base64url");
     const res = await whoAmI(suite.url, bearer(`${header}.${payload}.`));
     expect(res.status).toBe(401);
   });
@@ -190,20 +191,20 @@ describe.each(testDatabases())("Bearer JWTs signed with RS256, keys from a JWKS 
     authAdmin: ADMIN,
     authJwt: { jwks, audience: AUDIENCE, claim: "email" },
   });
-  const good = { aud: AUDIENCE, exp: inSeconds(300), email: "frank@example.com" };
+  const good = () => ({ aud: AUDIENCE, exp: inSeconds(300), email: "frank@example.com" });
 
   it("accepts a token signed by the provider's key", async () => {
-    const res = await whoAmI(suite.url, bearer(await sign(good, privateKey, "RS256", "k1")));
+    const res = await whoAmI(suite.url, bearer(await sign(good(), privateKey, "RS256", "k1")));
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.user?.username).toBe("frank@example.com");
   });
 
   it("refuses a token signed by another key, expired, or for another audience", async () => {
     const cases: Array<[string, string]> = [
-      [await sign(good, stranger.privateKey, "RS256", "k1"), "signature does not verify"],
-      [await sign({ ...good, exp: inSeconds(-120) }, privateKey, "RS256", "k1"), "expired"],
-      [await sign({ ...good, aud: "other" }, privateKey, "RS256", "k1"), "audience (aud)"],
-      [await sign(good, new TextEncoder().encode(SECRET), "HS256", "k1"), "Bearer token refused"],
+      [await sign(good(), stranger.privateKey, "RS256", "k1"), "signature does not verify"],
+      [await sign({ ...good(), exp: inSeconds(-120) }, privateKey, "RS256", "k1"), "expired"],
+      [await sign({ ...good(), aud: "other" }, privateKey, "RS256", "k1"), "audience (aud)"],
+      [await sign(good(), new TextEncoder().encode(SECRET), "HS256", "k1"), "Bearer token refused"],
     ];
     for (const [token, reason] of cases) {
       const res = await whoAmI(suite.url, bearer(token));
