@@ -664,7 +664,12 @@ for (const kind of testDatabases()) {
       const artifacts = page.getByRole("region", { name: "Artifacts" });
       await artifacts.getByRole("button", { name: "requirements.txt" }).waitFor();
       await artifacts.getByRole("button", { name: "MLmodel" }).click();
-      await page.getByRole("region", { name: "Preview of MLmodel" }).getByText(`model_id: ${modelId}`).waitFor();
+      // The MLmodel file is shown as a model: its model_id in the "About" table.
+      await page
+        .getByRole("region", { name: "Preview of MLmodel" })
+        .getByRole("table", { name: "About the model" })
+        .getByRole("cell", { name: modelId })
+        .waitFor();
       await shotBoth("logged-model", () =>
         page.getByRole("table", { name: "Metrics of fraud-classifier" }).getByText("auc").waitFor(),
       );
