@@ -461,7 +461,11 @@ describe("web UI after a day of use (issue 31)", () => {
     await artifacts.getByRole("button", { name: "metrics.json" }).click();
     await page.waitForFunction(() => new URL(location.href).searchParams.get("artifact") === "metrics.json");
     await page.goto(`${server.url}/runs/${data.best}?artifact=model%2FMLmodel`);
-    await artifacts.locator("pre").filter({ hasText: "loader_module" }).waitFor();
+    // (shown as a model: the flavour's table)
+    await artifacts
+      .getByRole("table", { name: "Flavor python_function" })
+      .getByRole("rowheader", { name: "loader_module" })
+      .waitFor();
     expect(await artifacts.getByRole("button", { name: "MLmodel" }).getAttribute("aria-current")).toBe("true");
     await context.close();
   });

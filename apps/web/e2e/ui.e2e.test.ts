@@ -628,7 +628,11 @@ for (const kind of testDatabases()) {
       expect(await axeViolations(page)).toEqual([]);
       await row.getByRole("link", { name: "fraud-classifier" }).click();
       await page.getByRole("heading", { name: /fraud-classifier/ }).waitFor();
-      await page.getByRole("link", { name: child }).click();
+      // The experiment and the source run by their names (the run's id in its title).
+      await page.getByRole("link", { name: "← Logged models of fraud-detection" }).waitFor();
+      const sourceRun = page.getByRole("link", { name: "lm-child", exact: true });
+      expect(await sourceRun.getAttribute("title")).toBe(child);
+      await sourceRun.click();
       await page.getByRole("heading", { name: /lm-child/ }).waitFor();
 
       // A version registered from the logged model links to it.
@@ -660,7 +664,12 @@ for (const kind of testDatabases()) {
       const artifacts = page.getByRole("region", { name: "Artifacts" });
       await artifacts.getByRole("button", { name: "requirements.txt" }).waitFor();
       await artifacts.getByRole("button", { name: "MLmodel" }).click();
-      await page.getByRole("region", { name: "Preview of MLmodel" }).getByText(`model_id: ${modelId}`).waitFor();
+      // The MLmodel file is shown as a model: its model_id in the "About" table.
+      await page
+        .getByRole("region", { name: "Preview of MLmodel" })
+        .getByRole("table", { name: "About the model" })
+        .getByRole("cell", { name: modelId })
+        .waitFor();
       await shotBoth("logged-model", () =>
         page.getByRole("table", { name: "Metrics of fraud-classifier" }).getByText("auc").waitFor(),
       );

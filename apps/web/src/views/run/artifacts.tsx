@@ -1,11 +1,12 @@
 import type { FileInfo } from "@tracker-ml/client";
 import { useCallback, useEffect, useState } from "react";
-import { api, authHeaders } from "../../api/client";
+import { api } from "../../api/client";
 import { useAsync } from "../../api/use-async";
 import { ErrorBox, Loading } from "../../components/error-box";
 import { formatSize } from "../../components/format";
 import { parseCsv, previewKind } from "./preview-kind";
 import { useSearchState } from "../../url/search-state";
+import { fetchArtifact, imageObjectUrl } from "./artifact-fetch";
 import { ImageGrid } from "./image-grid";
 import { MlModelView } from "./mlmodel-view";
 
@@ -45,31 +46,6 @@ export const loggedModelArtifacts = (modelId: string): ArtifactSource => ({
   fileUrl: (path) =>
     `/api/2.0/tracker/logged-models/${encodeURIComponent(modelId)}/artifacts/files?artifact_file_path=${encodeURIComponent(path)}`,
 });
-
-/**
- * An object URL showing an image file. The server sends SVG files as plain data (never as a
- * document that could run scripts); typed as SVG here, an `<img>` draws them, and an image
- * cannot run scripts either.
- */
-export function imageObjectUrl(blob: Blob, path: string): string {
-  return URL.createObjectURL(/\.svg$/i.test(path) ? new Blob([blob], { type: "image/svg+xml" }) : blob);
-}
-
-/** One artifact file, fetched with the session's credentials; an error names the server's message. */
-export async function fetchArtifact(url: string): Promise<Blob> {
-  const response = await fetch(url, { headers: authHeaders() });
-  if (!response.ok) {
-    const text = await response.text();
-    let message = `HTTP ${response.status}`;
-    try {
-      message = (JSON.parse(text) as { message?: string }).message ?? message;
-    } catch {
-      if (text) message = `${message}: ${text.slice(0, 200)}`;
-    }
-    throw new Error(message);
-  }
-  return response.blob();
-}
 
 function Folder({
   source,

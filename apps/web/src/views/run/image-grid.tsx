@@ -2,7 +2,8 @@ import type { FileInfo } from "@tracker-ml/client";
 import { useEffect, useRef, useState } from "react";
 import { useAsync } from "../../api/use-async";
 import { ErrorBox } from "../../components/error-box";
-import { type ArtifactSource, fetchArtifact, imageObjectUrl } from "./artifacts";
+import { fetchArtifact, imageObjectUrl } from "./artifact-fetch";
+import type { ArtifactSource } from "./artifacts";
 import { findImages } from "./image-files";
 
 /**

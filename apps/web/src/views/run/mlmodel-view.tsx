@@ -3,7 +3,7 @@ import { useAsync } from "../../api/use-async";
 import { ErrorBox } from "../../components/error-box";
 import { KeyValueTable } from "../../components/key-value-table";
 import { TableHead } from "../../components/table-head";
-import { fetchArtifact } from "./artifacts";
+import { fetchArtifact } from "./artifact-fetch";
 import { describeMlModel, exampleTable, type MlModel, type SignatureColumn } from "./mlmodel";
 
 function SignatureTable({ caption, columns }: { caption: string; columns: SignatureColumn[] | undefined }) {
