@@ -1,9 +1,25 @@
 // Debian's Chromium driven by playwright-core (the registry's browser builds cannot be downloaded here).
 import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from "@tracker/testing/chromium";
 
 export const CHROMIUM = CHROMIUM_PATH;
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+
+/** The built UI the test servers serve (`pnpm build` in apps/web, or TRACKER_WEB_DIR). */
+export const webDir = process.env.TRACKER_WEB_DIR ?? path.resolve(here, "../dist");
+
+/**
+ * Where the tests write their screenshots: under test-results (gitignored), or with
+ * UPDATE_SCREENSHOTS=1 (`pnpm screenshots`) to docs/screenshots, the ones the README shows.
+ */
+export const screenshots =
+  process.env.UPDATE_SCREENSHOTS === "1"
+    ? path.resolve(here, "../../../docs/screenshots")
+    : path.resolve(here, "../test-results/screenshots");
 
 /** Launches headless Chromium with flags that keep it off the network (closed here) and the GPU. */
 export async function launchBrowser(): Promise<{ browser: Browser; close(): Promise<void> }> {

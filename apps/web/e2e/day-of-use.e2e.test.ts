@@ -3,20 +3,12 @@
 // small display details and compressed transfers. One database (PGlite): these are UI checks.
 import fs from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { useTestServer } from "@tracker/testing";
 import { TrackerClient } from "@tracker-ml/client";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser, openPage, type WatchedPage } from "./browser";
+import { launchBrowser, openPage, type WatchedPage, screenshots, webDir } from "./browser";
 import { seed, type Seeded } from "./seed";
-
-const here = path.dirname(fileURLToPath(import.meta.url));
-const webDir = process.env.TRACKER_WEB_DIR ?? path.resolve(here, "../dist");
-const screenshots =
-  process.env.UPDATE_SCREENSHOTS === "1"
-    ? path.resolve(here, "../../../docs/screenshots")
-    : path.resolve(here, "../test-results/screenshots");
 
 const SWEEP_RUNS = 25;
 const LONG_METRIC = "val_loss_per_epoch_weighted";

@@ -3,19 +3,11 @@
 // groups with their counts and min / max / mean, in the table and on the charts.
 import fs from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { useTestServer } from "@tracker/testing";
 import { TrackerClient } from "@tracker-ml/client";
 import type { Browser, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser, openPage, type WatchedPage } from "./browser";
-
-const here = path.dirname(fileURLToPath(import.meta.url));
-const webDir = process.env.TRACKER_WEB_DIR ?? path.resolve(here, "../dist");
-const screenshots =
-  process.env.UPDATE_SCREENSHOTS === "1"
-    ? path.resolve(here, "../../../docs/screenshots")
-    : path.resolve(here, "../test-results/screenshots");
+import { launchBrowser, openPage, type WatchedPage, screenshots, webDir } from "./browser";
 
 const MODELS = ["cnn", "mlp", "tree"] as const;
 /** Final accuracy of run i: the groups' means, mins and maxes follow from it. */

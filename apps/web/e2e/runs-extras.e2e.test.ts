@@ -4,20 +4,12 @@
 // theme menu; names on the logged-model page. Screenshots in light, dark and at 390 px.
 import fs from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { useTestServer } from "@tracker/testing";
 import { TrackerClient } from "@tracker-ml/client";
 import Papa from "papaparse";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser, openPage, type WatchedPage } from "./browser";
-
-const here = path.dirname(fileURLToPath(import.meta.url));
-const webDir = process.env.TRACKER_WEB_DIR ?? path.resolve(here, "../dist");
-const screenshots =
-  process.env.UPDATE_SCREENSHOTS === "1"
-    ? path.resolve(here, "../../../docs/screenshots")
-    : path.resolve(here, "../test-results/screenshots");
+import { launchBrowser, openPage, type WatchedPage, screenshots, webDir } from "./browser";
 
 /** More runs than the table's first page (200): the CSV must page through the API for the rest. */
 const MANY_RUNS = 230;

@@ -3,18 +3,10 @@
 // and revoking a personal access token, signing out.
 import fs from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { testDatabases, useTestServer } from "@tracker/testing";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser, openPage, type WatchedPage } from "./browser";
-
-const here = path.dirname(fileURLToPath(import.meta.url));
-const webDir = process.env.TRACKER_WEB_DIR ?? path.resolve(here, "../dist");
-const screenshots =
-  process.env.UPDATE_SCREENSHOTS === "1"
-    ? path.resolve(here, "../../../docs/screenshots")
-    : path.resolve(here, "../test-results/screenshots");
+import { launchBrowser, openPage, type WatchedPage, screenshots, webDir } from "./browser";
 
 const ADMIN = { username: "admin", password: "admin-password-1234" };
 const ALICE = { username: "alice", password: "alice-password-123" };

@@ -2,23 +2,13 @@
 // serving the built UI, data created through the client, Debian's Chromium clicking through it.
 import fs from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import AxeBuilder from "@axe-core/playwright";
 import { testDatabases, useTestServer } from "@tracker/testing";
 import { TrackerClient } from "@tracker-ml/client";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser, openPage, type WatchedPage } from "./browser";
+import { launchBrowser, openPage, type WatchedPage, screenshots, webDir } from "./browser";
 import { seed, XSS_NAME, XSS_SCRIPT, type Seeded } from "./seed";
-
-const here = path.dirname(fileURLToPath(import.meta.url));
-const webDir = process.env.TRACKER_WEB_DIR ?? path.resolve(here, "../dist");
-// Test runs keep their screenshots under test-results (gitignored); `pnpm screenshots`
-// (UPDATE_SCREENSHOTS=1) writes them to docs/screenshots, the ones the README shows.
-const screenshots =
-  process.env.UPDATE_SCREENSHOTS === "1"
-    ? path.resolve(here, "../../../docs/screenshots")
-    : path.resolve(here, "../test-results/screenshots");
 
 async function axeViolations(page: Page): Promise<string[]> {
   const result = await new AxeBuilder({ page }).analyze();
