@@ -379,6 +379,17 @@ describe.each(serverProcessDatabases())("contract: client x server x auth.yaml o
     expect(wrong).toEqual([]);
     expect((await eve.POST("/api/2.0/tracker/session/sign-out")).response.status).toBe(200);
     expect((await eve.GET("/api/2.0/tracker/session")).data).toEqual({ auth: "users" });
+
+    // Repeated wrong passwords for one username: 5 are free, then each failure blocks the name for
+    // 1 s, 2 s, 4 s ...; the blocks double, so some attempt soon comes inside one, however slow the machine.
+    const guesses: number[] = [];
+    for (let i = 0; i < 20 && !guesses.includes(429); i++) {
+      guesses.push(
+        await status("POST", `${P}session/sign-in`, { username: "throttled", password: `guess-${i}-password` }, {}),
+      );
+    }
+    expect(guesses.slice(0, 5)).toEqual([401, 401, 401, 401, 401]);
+    expect(guesses.at(-1)).toBe(429);
   });
 
   it("every answer matched auth.yaml, and every operation was exercised with each documented status", () => {

@@ -7,6 +7,9 @@ import { handlerTable } from "../operation-handler.js";
 import { cameOverHttps, cookieValue, SESSION_COOKIE, webSessionOf } from "./session.js";
 import { principalOf } from "./principal.js";
 import { csrfTokenOf } from "../../core/auth/web-sessions.js";
+import { TrustedProxies } from "../../config/trusted-proxies.js";
+import { clientAddress } from "./sso.js";
+import { signInThrottle, tooManyAttempts } from "./throttle.js";
 
 /**
  * spec/auth.yaml's web UI operations: sign-in, sign-out and the session's state (session.ts puts
@@ -43,8 +46,23 @@ export const webSessionHandlers = handlerTable({
 
   async signIn({ input, services, req, res }) {
     requireUsers(services);
+    // Slowed as HTTP Basic is (throttle.ts): per username and per client address, before the password is checked.
+    const throttle = signInThrottle(services.knex);
+    const attempt = {
+      username: input.username,
+      address: clientAddress(req, new TrustedProxies(services.config.authTrustedProxies)),
+    };
+    const wait = await throttle.retryAfterMs(attempt);
+    if (wait > 0) {
+      tooManyAttempts(res as Response, wait);
+      return undefined;
+    }
     const user = await userOfPassword(services.knex, input.username, input.password);
-    if (!user) throw new TrackerError("UNAUTHENTICATED", "Wrong username or password");
+    if (!user) {
+      await throttle.failed(attempt);
+      throw new TrackerError("UNAUTHENTICATED", "Wrong username or password");
+    }
+    await throttle.succeeded(attempt);
     const session = await startWebSession(services.knex, user);
     (res as Response).cookie(SESSION_COOKIE, session.id, {
       ...cookieOptions(req),
