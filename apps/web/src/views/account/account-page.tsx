@@ -7,6 +7,7 @@ import { useAction } from "../../components/use-action";
 import { useAsync } from "../../api/use-async";
 import { authApi, useSessionUser } from "../../api/session";
 import "./account.css";
+import { TableHead } from "../../components/table-head";
 
 const DAY_MS = 24 * 3600 * 1000;
 
@@ -95,18 +96,7 @@ function TokensSection() {
       ) : (
         <div className="table-wrap">
           <table className="grid">
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Created</th>
-                <th scope="col">Expires</th>
-                <th scope="col">Last used</th>
-                <th scope="col">State</th>
-                <th scope="col">
-                  <span className="sr-only">Actions</span>
-                </th>
-              </tr>
-            </thead>
+            <TableHead headings={["Name", "Created", "Expires", "Last used", "State", { hidden: "Actions" }]} />
             <tbody>
               {tokens.data.map((t) => (
                 <tr key={t.id}>

@@ -7,6 +7,7 @@ import { useAction } from "../../components/use-action";
 import { useAsync } from "../../api/use-async";
 import { authApi, useSessionUser } from "../../api/session";
 import "./account.css";
+import { TableHead } from "../../components/table-head";
 
 type PermissionName = components["schemas"]["PermissionName"];
 const PERMISSIONS: readonly PermissionName[] = ["READ", "EDIT", "MANAGE", "NO_PERMISSIONS"];
@@ -108,33 +109,17 @@ export function PermissionsPanel({ resource, title }: { resource: Resource; titl
       ) : (
         <div className="table-wrap">
           <table className="grid">
-            <thead>
-              <tr>
-                <th scope="col">User</th>
-                <th scope="col">Permission</th>
-                <th scope="col">
-                  <span className="sr-only">Actions</span>
-                </th>
-              </tr>
-            </thead>
+            <TableHead headings={["User", "Permission", { hidden: "Actions" }]} />
             <tbody>
               {grants.data.map((g) => (
                 <tr key={g.username}>
                   <td>{g.username}</td>
                   <td>
-                    <select
-                      aria-label={`Permission of ${g.username}`}
+                    <PermissionSelect
+                      label={`Permission of ${g.username}`}
                       value={g.permission}
-                      onChange={(e) =>
-                        void run(() => api.update(resourceKey, g.username, e.target.value as PermissionName))
-                      }
-                    >
-                      {PERMISSIONS.map((p) => (
-                        <option key={p} value={p}>
-                          {p}
-                        </option>
-                      ))}
-                    </select>
+                      onChange={(next) => void run(() => api.update(resourceKey, g.username, next))}
+                    />
                   </td>
                   <td className="actions">
                     <ConfirmButton
@@ -157,18 +142,33 @@ export function PermissionsPanel({ resource, title }: { resource: Resource; titl
         </label>
         <label className="field">
           Permission
-          <select value={permission} onChange={(e) => setPermission(e.target.value as PermissionName)}>
-            {PERMISSIONS.map((p) => (
-              <option key={p} value={p}>
-                {p}
-              </option>
-            ))}
-          </select>
+          <PermissionSelect value={permission} onChange={setPermission} />
         </label>
         <button type="submit" className="primary">
           Grant
         </button>
       </form>
     </section>
+  );
+}
+
+/** A choice of one of the permissions; `label` names it for screen readers when no `<label>` wraps it. */
+function PermissionSelect({
+  value,
+  onChange,
+  label,
+}: {
+  value: PermissionName;
+  onChange: (next: PermissionName) => void;
+  label?: string;
+}) {
+  return (
+    <select aria-label={label} value={value} onChange={(e) => onChange(e.target.value as PermissionName)}>
+      {PERMISSIONS.map((p) => (
+        <option key={p} value={p}>
+          {p}
+        </option>
+      ))}
+    </select>
   );
 }

@@ -6,6 +6,7 @@ import { useAction } from "../../components/use-action";
 import { useAsync } from "../../api/use-async";
 import { authApi, useSessionUser } from "../../api/session";
 import "./account.css";
+import { TableHead } from "../../components/table-head";
 
 /** Admins: every user; create one, make or unmake admin, reset a password, delete. */
 export function UsersPage() {
@@ -72,15 +73,7 @@ export function UsersPage() {
       ) : (
         <div className="table-wrap">
           <table className="grid">
-            <thead>
-              <tr>
-                <th scope="col">Username</th>
-                <th scope="col">Admin</th>
-                <th scope="col">
-                  <span className="sr-only">Actions</span>
-                </th>
-              </tr>
-            </thead>
+            <TableHead headings={["Username", "Admin", { hidden: "Actions" }]} />
             <tbody>
               {users.data.map((u) => (
                 <tr key={u.id}>
