@@ -38,6 +38,19 @@ export async function launchBrowser(): Promise<{ browser: Browser; close(): Prom
   };
 }
 
+/** Fails at once, saying how to fix it, when the UI the tests serve is not built. */
+export function requireBuiltUi(): void {
+  if (!fs.existsSync(path.join(webDir, "index.html")))
+    throw new Error("apps/web/dist is missing: run `pnpm build` first");
+}
+
+/** Saves the page's viewport as `<name>.png` in the screenshot folder (scrolled to the top first with `top`). */
+export async function saveScreenshot(page: Page, name: string, options: { top?: boolean } = {}): Promise<void> {
+  fs.mkdirSync(screenshots, { recursive: true });
+  if (options.top) await page.evaluate(() => window.scrollTo(0, 0));
+  await page.screenshot({ path: path.join(screenshots, `${name}.png`), fullPage: false });
+}
+
 export interface WatchedPage {
   page: Page;
   context: BrowserContext;
@@ -58,4 +71,16 @@ export async function openPage(browser: Browser, colorScheme: "light" | "dark" =
   });
   page.on("pageerror", (error) => problems.push(error.message));
   return { page, context, problems };
+}
+
+/** Opens `url` in a fresh page (see openPage): light or dark, at a phone's width when `width` is given. */
+export async function openAt(
+  browser: Browser,
+  url: string,
+  options: { scheme?: "light" | "dark"; width?: number } = {},
+): Promise<WatchedPage> {
+  const watched = await openPage(browser, options.scheme ?? "light");
+  if (options.width) await watched.page.setViewportSize({ width: options.width, height: 844 });
+  await watched.page.goto(url);
+  return watched;
 }

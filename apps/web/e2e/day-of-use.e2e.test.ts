@@ -1,13 +1,8 @@
-// What a day of use broke (issue 31), in Chromium against a real server: compare past 20 runs, the
-// runs table's heading and columns, dark-mode and 390 px layouts, compare plots, the keyboard,
-// small display details and compressed transfers. One database (PGlite): these are UI checks.
-import fs from "node:fs";
-import path from "node:path";
 import { useTestServer } from "@tracker/testing";
 import { TrackerClient } from "@tracker-ml/client";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser, openPage, type WatchedPage, screenshots, webDir } from "./browser";
+import { launchBrowser, openPage, type WatchedPage, webDir, requireBuiltUi, saveScreenshot } from "./browser";
 import { seed, type Seeded } from "./seed";
 
 const SWEEP_RUNS = 25;
@@ -58,8 +53,7 @@ async function seedSweep(baseUrl: string): Promise<Sweep> {
 
 describe("web UI after a day of use (issue 31)", () => {
   beforeAll(() => {
-    if (!fs.existsSync(path.join(webDir, "index.html")))
-      throw new Error("apps/web/dist is missing: run `pnpm build` first");
+    requireBuiltUi();
   });
   const server = useTestServer("pglite", { webDir });
   let browser: Browser;
@@ -79,10 +73,7 @@ describe("web UI after a day of use (issue 31)", () => {
     await watched.page.goto(`${server.url}${pathname}`);
     return watched;
   };
-  const shot = async (page: Page, name: string) => {
-    fs.mkdirSync(screenshots, { recursive: true });
-    await page.screenshot({ path: path.join(screenshots, `${name}.png`), fullPage: false });
-  };
+  const shot = (page: Page, name: string) => saveScreenshot(page, name);
   const compareUrl = (ids: readonly string[], extra = "") => `/compare?runs=${ids.join(",")}${extra}`;
 
   beforeAll(async () => {

@@ -1,13 +1,8 @@
-// The runs page's charts view and grouping (issue 31) in Chromium against a real server (PGlite):
-// cards added, reordered, enlarged and removed; runs hidden and pinned; the URL restoring it all;
-// groups with their counts and min / max / mean, in the table and on the charts.
-import fs from "node:fs";
-import path from "node:path";
 import { useTestServer } from "@tracker/testing";
 import { TrackerClient } from "@tracker-ml/client";
 import type { Browser, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser, openPage, type WatchedPage, screenshots, webDir } from "./browser";
+import { launchBrowser, webDir, requireBuiltUi, openAt, saveScreenshot } from "./browser";
 
 const MODELS = ["cnn", "mlp", "tree"] as const;
 /** Final accuracy of run i: the groups' means, mins and maxes follow from it. */
@@ -47,28 +42,16 @@ async function seedCharts(baseUrl: string): Promise<Seeded> {
 
 describe("runs page: charts view and grouping (issue 31)", () => {
   beforeAll(() => {
-    if (!fs.existsSync(path.join(webDir, "index.html")))
-      throw new Error("apps/web/dist is missing: run `pnpm build` first");
+    requireBuiltUi();
   });
   const server = useTestServer("pglite", { webDir });
   let browser: Browser;
   let closeBrowser: () => Promise<void>;
   let data: Seeded;
 
-  const open = async (
-    pathname: string,
-    options: { scheme?: "light" | "dark"; width?: number } = {},
-  ): Promise<WatchedPage> => {
-    const watched = await openPage(browser, options.scheme ?? "light");
-    if (options.width) await watched.page.setViewportSize({ width: options.width, height: 844 });
-    await watched.page.goto(`${server.url}${pathname}`);
-    return watched;
-  };
-  const shot = async (page: Page, name: string) => {
-    fs.mkdirSync(screenshots, { recursive: true });
-    await page.evaluate(() => window.scrollTo(0, 0));
-    await page.screenshot({ path: path.join(screenshots, `${name}.png`), fullPage: false });
-  };
+  const open = (pathname: string, options: { scheme?: "light" | "dark"; width?: number } = {}) =>
+    openAt(browser, `${server.url}${pathname}`, options);
+  const shot = (page: Page, name: string) => saveScreenshot(page, name, { top: true });
   const runsUrl = (extra = "") => `/runs?e=${data.experimentId}${extra}`;
   const card = (page: Page, spec: string): Locator => page.locator(`article.chart-card[data-card="${spec}"]`);
   const cardOrder = (page: Page) =>

@@ -3,13 +3,12 @@
 // datasets on the run page, as a column and as a filter; the image grid; the MLmodel view; the
 // theme menu; names on the logged-model page. Screenshots in light, dark and at 390 px.
 import fs from "node:fs";
-import path from "node:path";
 import { useTestServer } from "@tracker/testing";
 import { TrackerClient } from "@tracker-ml/client";
 import Papa from "papaparse";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser, openPage, type WatchedPage, screenshots, webDir } from "./browser";
+import { launchBrowser, webDir, requireBuiltUi, openAt, saveScreenshot } from "./browser";
 
 /** More runs than the table's first page (200): the CSV must page through the API for the rest. */
 const MANY_RUNS = 230;
@@ -163,27 +162,16 @@ async function drawPngs(page: Page): Promise<Uint8Array[]> {
 
 describe("web UI: the runs page's missing pieces (issue 31)", () => {
   beforeAll(() => {
-    if (!fs.existsSync(path.join(webDir, "index.html")))
-      throw new Error("apps/web/dist is missing: run `pnpm build` first");
+    requireBuiltUi();
   });
   const server = useTestServer("pglite", { webDir });
   let browser: Browser;
   let closeBrowser: () => Promise<void>;
   let data: Data;
 
-  const open = async (
-    pathname: string,
-    options: { scheme?: "light" | "dark"; width?: number } = {},
-  ): Promise<WatchedPage> => {
-    const watched = await openPage(browser, options.scheme ?? "light");
-    if (options.width) await watched.page.setViewportSize({ width: options.width, height: 844 });
-    await watched.page.goto(`${server.url}${pathname}`);
-    return watched;
-  };
-  const shot = async (page: Page, name: string) => {
-    fs.mkdirSync(screenshots, { recursive: true });
-    await page.screenshot({ path: path.join(screenshots, `${name}.png`), fullPage: false });
-  };
+  const open = (pathname: string, options: { scheme?: "light" | "dark"; width?: number } = {}) =>
+    openAt(browser, `${server.url}${pathname}`, options);
+  const shot = (page: Page, name: string) => saveScreenshot(page, name);
   /** The same page in light, dark and at 390 px (dark), each after `ready` says it is drawn. */
   const shotThree = async (pathname: string, name: string, ready: (page: Page) => Promise<void>) => {
     for (const [suffix, options] of [

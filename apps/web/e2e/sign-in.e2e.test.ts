@@ -6,7 +6,7 @@ import path from "node:path";
 import { testDatabases, useTestServer } from "@tracker/testing";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser, openPage, type WatchedPage, screenshots, webDir } from "./browser";
+import { launchBrowser, openPage, type WatchedPage, screenshots, webDir, requireBuiltUi } from "./browser";
 
 const ADMIN = { username: "admin", password: "admin-password-1234" };
 const ALICE = { username: "alice", password: "alice-password-123" };
@@ -17,8 +17,7 @@ const basic = (u: { username: string; password: string }) =>
 for (const kind of testDatabases()) {
   describe(`sign-in and sharing in Chromium (${kind})`, () => {
     beforeAll(() => {
-      if (!fs.existsSync(path.join(webDir, "index.html")))
-        throw new Error("apps/web/dist is missing: run `pnpm build` first");
+      requireBuiltUi();
     });
     const server = useTestServer(kind, {
       webDir,

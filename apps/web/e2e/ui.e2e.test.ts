@@ -7,7 +7,7 @@ import { testDatabases, useTestServer } from "@tracker/testing";
 import { TrackerClient } from "@tracker-ml/client";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser, openPage, type WatchedPage, screenshots, webDir } from "./browser";
+import { launchBrowser, openPage, type WatchedPage, screenshots, webDir, requireBuiltUi } from "./browser";
 import { seed, XSS_NAME, XSS_SCRIPT, type Seeded } from "./seed";
 
 async function axeViolations(page: Page): Promise<string[]> {
@@ -31,8 +31,7 @@ async function xssFired(page: Page): Promise<unknown> {
 for (const kind of testDatabases()) {
   describe(`web UI in Chromium (${kind})`, () => {
     beforeAll(() => {
-      if (!fs.existsSync(path.join(webDir, "index.html")))
-        throw new Error("apps/web/dist is missing: run `pnpm build` first");
+      requireBuiltUi();
     });
     const server = useTestServer(kind, { webDir });
     let browser: Browser;
