@@ -1,5 +1,4 @@
 import { describe, expect, it } from "vitest";
-import { configFromFlags } from "../cli/options.js";
 import { ConfigError, loadConfig } from "./config.js";
 
 /** The single sign-on settings: environment variables, flags, and the mistakes refused at start. */
@@ -26,22 +25,6 @@ describe("single sign-on configuration", () => {
       claim: "sub",
     });
     expect(loadConfig({}).authJwt).toBeUndefined();
-  });
-
-  it("takes the flags as their environment variables", () => {
-    const config = configFromFlags(
-      {
-        auth: "users",
-        authTrustedHeader: "X-Forwarded-User",
-        authTrustedProxies: "192.168.0.1",
-        authJwtJwks: "https://idp.example/jwks.json",
-        authJwtAudience: "aud-1",
-        authJwtClaim: "email",
-      },
-      {},
-    );
-    expect(config.authTrustedProxies).toEqual(["192.168.0.1"]);
-    expect(config.authJwt).toEqual({ jwks: "https://idp.example/jwks.json", audience: "aud-1", claim: "email" });
   });
 
   it.each([

@@ -79,3 +79,38 @@ describe("sendJson", () => {
     expect(answers[0].headers.etag).toBeUndefined();
   });
 });
+
+describe("request log headers", () => {
+  async function logOneRequest(level: string): Promise<Record<string, unknown>> {
+    const out = logSink();
+    const logger = createLogger(level, "json", out.stream);
+    const app = express();
+    app.use(requestLogging(logger));
+    app.get("/x", (_req, res) => {
+      res.setHeader("x-extra", "1");
+      res.json({});
+    });
+    const server = app.listen(0, "127.0.0.1");
+    await new Promise((r) => server.once("listening", r));
+    const { port } = server.address() as { port: number };
+    await (
+      await fetch(`http://127.0.0.1:${port}/x`, { headers: { "x-client": "abc", authorization: "Bearer secret" } })
+    ).text();
+    await new Promise((r) => server.close(r));
+    return out.records().pop() as Record<string, unknown>;
+  }
+
+  it("keeps method, URL and status at info, without headers", async () => {
+    const record = await logOneRequest("info");
+    expect(record.req).toEqual({ id: 1, method: "GET", url: "/x" });
+    expect(record.res).toEqual({ statusCode: 200 });
+  });
+
+  it("adds request and response headers at debug, never the credentials", async () => {
+    const record = await logOneRequest("debug");
+    const headers = (record.req as { headers: Record<string, string> }).headers;
+    expect(headers["x-client"]).toBe("abc");
+    expect(headers.authorization).toBe("[redacted]");
+    expect((record.res as { headers: Record<string, string> }).headers["x-extra"]).toBe("1");
+  });
+});

@@ -1,6 +1,4 @@
-import express from "express";
 import { describe, expect, it } from "vitest";
-import { requestLogging } from "../http/request-logging.js";
 import { createLogger, resolveLogFormat } from "./logger.js";
 import { logSink } from "./log-sink.js";
 import { humanMessage } from "./pretty.js";
@@ -73,40 +71,5 @@ describe("log format", () => {
     const out = logSink();
     createLogger("info", "json", out.stream).info({ a: 1 }, "hello");
     expect(JSON.parse(out.text())).toMatchObject({ msg: "hello", a: 1, service: "tracker", level: 30 });
-  });
-});
-
-describe("request log", () => {
-  async function logOneRequest(level: string): Promise<Record<string, unknown>> {
-    const out = logSink();
-    const logger = createLogger(level, "json", out.stream);
-    const app = express();
-    app.use(requestLogging(logger));
-    app.get("/x", (_req, res) => {
-      res.setHeader("x-extra", "1");
-      res.json({});
-    });
-    const server = app.listen(0, "127.0.0.1");
-    await new Promise((r) => server.once("listening", r));
-    const { port } = server.address() as { port: number };
-    await (
-      await fetch(`http://127.0.0.1:${port}/x`, { headers: { "x-client": "abc", authorization: "Bearer secret" } })
-    ).text();
-    await new Promise((r) => server.close(r));
-    return out.records().pop() as Record<string, unknown>;
-  }
-
-  it("keeps method, URL and status at info, without headers", async () => {
-    const record = await logOneRequest("info");
-    expect(record.req).toEqual({ id: 1, method: "GET", url: "/x" });
-    expect(record.res).toEqual({ statusCode: 200 });
-  });
-
-  it("adds request and response headers at debug, never the credentials", async () => {
-    const record = await logOneRequest("debug");
-    const headers = (record.req as { headers: Record<string, string> }).headers;
-    expect(headers["x-client"]).toBe("abc");
-    expect(headers.authorization).toBe("[redacted]");
-    expect((record.res as { headers: Record<string, string> }).headers["x-extra"]).toBe("1");
   });
 });

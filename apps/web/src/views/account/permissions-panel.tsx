@@ -140,6 +140,7 @@ export function PermissionsPanel({ resource, title }: { resource: Resource; titl
           Username
           <input required value={username} onChange={(e) => setUsername(e.target.value)} />
         </label>
+        {/* biome-ignore lint/a11y/noLabelWithoutControl: PermissionSelect renders the <select> this label wraps */}
         <label className="field">
           Permission
           <PermissionSelect value={permission} onChange={setPermission} />
