@@ -89,6 +89,17 @@ describe("tracker CLI: flags and environment", () => {
       expect(() => configFromFlags({}, bad)).toThrow(/must be a duration/);
     for (const bad of ["-1", "301", "1.5", "lots"])
       expect(() => configFromFlags({}, { TRACKER_HEAP_GROWTH_PERCENT: bad })).toThrow(ConfigError);
+    // Web UI sessions: 7 days by default, in days or any other unit, from 1 minute to 365 days.
+    expect(configFromFlags({}, {}).sessionLifetimeMs).toBe(7 * 86_400_000);
+    expect(configFromFlags({}, { TRACKER_SESSION_LIFETIME: "30d" }).sessionLifetimeMs).toBe(30 * 86_400_000);
+    expect(configFromFlags({}, { TRACKER_SESSION_LIFETIME: "12h" }).sessionLifetimeMs).toBe(12 * 3_600_000);
+    expect(configFromFlags({ sessionLifetime: 3_600_000 }, { TRACKER_SESSION_LIFETIME: "30d" }).sessionLifetimeMs).toBe(
+      3_600_000,
+    );
+    for (const bad of ["30s", "366d", "0", "forever"])
+      expect(() => configFromFlags({}, { TRACKER_SESSION_LIFETIME: bad })).toThrow(
+        /TRACKER_SESSION_LIFETIME must be a duration from 60 s to 365 d/,
+      );
   });
 
   it("takes the artifact flags: serving on by default, file:// URIs for folders, sizes with units", () => {
@@ -201,6 +212,7 @@ describe("tracker CLI: flags and environment", () => {
       ["server", "--heap-growth-percent", "400"],
       ["server", "--max-in-flight-requests", "-1"],
       ["server", "--body-timeout", "soon"],
+      ["server", "--session-lifetime", "400d"],
     ]) {
       const run = await runCli(args);
       expect(run.code, args.join(" ")).toBe(2);

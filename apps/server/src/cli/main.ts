@@ -17,11 +17,13 @@ import { DEFAULT_HEAP_GROWTH_PERCENT, limitHeapGrowth, MAX_HEAP_GROWTH_PERCENT }
 import {
   DEFAULT_BODY_TIMEOUT_MS,
   DEFAULT_DRAIN_TIMEOUT_MS,
+  DEFAULT_SESSION_LIFETIME_MS,
   DEFAULT_SHUTDOWN_DELAY_MS,
   DEFAULT_MAX_IN_FLIGHT_REQUESTS,
   MAX_IN_FLIGHT_REQUESTS_LIMIT,
   parseCount,
   parseDurationMs,
+  SESSION_LIFETIME_RANGE,
 } from "../config/request-limits.js";
 import { configFromFlags, parseIntegerOption, workerCount, type ServerFlags } from "./options.js";
 import { addUserCommands } from "./users.js";
@@ -296,6 +298,11 @@ export function buildProgram(): Command {
     .option(
       "--auth-jwt-claim <claim>",
       "the JWT claim naming the user: sub, username, email, ... (env TRACKER_AUTH_JWT_CLAIM; default sub)",
+    )
+    .option(
+      "--session-lifetime <duration>",
+      `how long a web UI sign-in lasts (12h, 7d, 30d; from 1 minute to 365 days); signing out, a password change or deleting the user ends it sooner (env TRACKER_SESSION_LIFETIME; default ${DEFAULT_SESSION_LIFETIME_MS / 86_400_000}d)`,
+      rangeOption((raw) => parseDurationMs(raw, "--session-lifetime", SESSION_LIFETIME_RANGE)),
     )
     .option(
       "--disable-security-middleware",

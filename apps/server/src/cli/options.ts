@@ -43,6 +43,8 @@ export interface ServerFlags {
   authJwtAudience?: string;
   authJwtIssuer?: string;
   authJwtClaim?: string;
+  /** `--session-lifetime`, in milliseconds. */
+  sessionLifetime?: number;
   maxInFlightRequests?: number;
   /** `--body-timeout`, in milliseconds. */
   bodyTimeout?: number;
@@ -92,6 +94,7 @@ export function configFromFlags(flags: ServerFlags, env: NodeJS.ProcessEnv = pro
   if (flags.auth !== undefined) overrides.auth = parseAuthMode(flags.auth);
   if (flags.authDefaultPermission !== undefined)
     overrides.authDefaultPermission = parseDefaultPermission(flags.authDefaultPermission);
+  if (flags.sessionLifetime !== undefined) overrides.sessionLifetimeMs = flags.sessionLifetime;
   if (flags.maxInFlightRequests !== undefined) overrides.maxInFlightRequests = flags.maxInFlightRequests;
   if (flags.bodyTimeout !== undefined) overrides.bodyTimeoutMs = flags.bodyTimeout;
   if (flags.shutdownDelay !== undefined) overrides.shutdownDelayMs = flags.shutdownDelay;

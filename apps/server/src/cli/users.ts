@@ -1,7 +1,8 @@
 import type { Command } from "commander";
 import type { TrackerConfig } from "../config/config.js";
 import { auditPage, recordChange } from "../core/auth/audit.js";
-import { createUser, deleteUser, listUsers, updateAdmin, updatePassword } from "../core/auth/users.js";
+import { createUser, deleteUser, listUsers, updateAdmin } from "../core/auth/users.js";
+import { changePassword } from "../core/auth/password-change.js";
 import { openDatabase } from "../server.js";
 import type { ServerFlags } from "./options.js";
 
@@ -79,12 +80,12 @@ export function addUserCommands(program: Command, withFlags: (cmd: Command) => C
   withFlags(
     users
       .command("reset-password <username>")
-      .description("set a user's password")
+      .description("set a user's password; their web UI sessions end")
       .option("--password <password>", "the new password (env TRACKER_USER_PASSWORD)")
       .option("--password-stdin", "read the password from standard input"),
   ).action((username: string, flags: ServerFlags & PasswordFlags) =>
     withDatabase(resolve, fail, flags, async (db) => {
-      await updatePassword(db, username, await passwordOf(flags));
+      await changePassword(db, username, await passwordOf(flags));
       await audit(db, "updateUserPassword", username);
       say(`password of ${username} changed`);
     }),

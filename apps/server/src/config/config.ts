@@ -6,6 +6,8 @@ import { DEFAULT_HEAP_GROWTH_PERCENT, MAX_HEAP_GROWTH_PERCENT } from "../runtime
 import {
   DEFAULT_BODY_TIMEOUT_MS,
   DEFAULT_DRAIN_TIMEOUT_MS,
+  DEFAULT_SESSION_LIFETIME_MS,
+  SESSION_LIFETIME_RANGE,
   DEFAULT_SHUTDOWN_DELAY_MS,
   DEFAULT_MAX_IN_FLIGHT_REQUESTS,
   MAX_IN_FLIGHT_REQUESTS_LIMIT,
@@ -109,6 +111,8 @@ export interface TrackerConfig {
   authTrustedProxies: string[];
   /** Single sign-on by an identity provider's Bearer JWTs (TRACKER_AUTH_JWT_*, --auth-jwt-*). */
   authJwt?: JwtSettings;
+  /** How long a web UI sign-in lasts, in ms (TRACKER_SESSION_LIFETIME, --session-lifetime; 7 days). */
+  sessionLifetimeMs: number;
   /** First admin, created at start when missing (TRACKER_AUTH_ADMIN_USERNAME / TRACKER_AUTH_ADMIN_PASSWORD). */
   authAdmin?: { username: string; password: string };
   /** TRACKER_WEB_DIR: folder of the built web UI served at `/` (default: apps/web/dist). */
@@ -413,6 +417,11 @@ export function loadConfig(
     authDefaultPermission:
       overrides.authDefaultPermission ?? parseDefaultPermission(env.TRACKER_AUTH_DEFAULT_PERMISSION),
     authAdmin: overrides.authAdmin ?? adminFromEnv(env),
+    sessionLifetimeMs:
+      overrides.sessionLifetimeMs ??
+      setting(env.TRACKER_SESSION_LIFETIME, DEFAULT_SESSION_LIFETIME_MS, (raw) =>
+        parseDurationMs(raw, "TRACKER_SESSION_LIFETIME", SESSION_LIFETIME_RANGE),
+      ),
     authTrustedHeader: overrides.authTrustedHeader ?? (env.TRACKER_AUTH_TRUSTED_HEADER?.trim() || undefined),
     authTrustedProxies: overrides.authTrustedProxies ?? trustedProxiesFrom(env.TRACKER_AUTH_TRUSTED_PROXIES),
     authJwt: "authJwt" in overrides ? overrides.authJwt : jwtFromEnv(env),

@@ -41,3 +41,10 @@ export async function deleteWebSession(db: Knex, idSha256: string): Promise<void
 export async function deleteExpiredWebSessions(db: Knex, now: number): Promise<number> {
   return db("web_sessions").where("expires_at_ms", "<=", now).delete();
 }
+
+/** Removes the sessions of a user, but the one whose hash is `keepIdSha256`; resolves to how many. */
+export async function deleteWebSessionsOfUser(db: Knex, username: string, keepIdSha256?: string): Promise<number> {
+  const query = db("web_sessions").whereIn("user_id", db("users").select("id").where({ username }));
+  if (keepIdSha256 !== undefined) query.whereNot("id_sha256", keepIdSha256);
+  return query.delete();
+}

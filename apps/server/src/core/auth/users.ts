@@ -111,9 +111,14 @@ export async function listUsers(db: Knex): Promise<User[]> {
 
 export const hasUsers = async (db: Knex): Promise<boolean> => (await countUsers(db)) > 0;
 
-export async function updatePassword(db: Knex, username: string, password: string): Promise<void> {
+/** A new password's hash, after the checks every password passes (length). */
+export async function newPasswordHash(password: string): Promise<string> {
   validatePassword(password);
-  const hash = await hashPassword(password);
+  return hashPassword(password);
+}
+
+/** Stores a password hash (from newPasswordHash) as a user's password. */
+export async function setPasswordHash(db: Knex, username: string, hash: string): Promise<void> {
   if (!(await updateUserRow(db, username, { password_hash: hash })))
     throw notFound(`User with username=${username} not found`);
 }

@@ -5,6 +5,7 @@ import { findUserByName } from "../../store/users.js";
 import {
   deleteExpiredWebSessions,
   deleteWebSession,
+  deleteWebSessionsOfUser,
   insertWebSession,
   userOfWebSession,
 } from "../../store/web-sessions.js";
@@ -18,9 +19,6 @@ import type { User } from "./users.js";
  * every write: a page on another site can make the browser send the cookie but cannot read the
  * token (the cookie is HttpOnly and the API answers no cross-origin reads).
  */
-
-/** How long a session lasts after sign-in. */
-export const SESSION_LIFETIME_MS = 7 * 24 * 3600 * 1000;
 
 const digest = (label: string, sessionId: string) =>
   createHash("sha256").update(`${label}\u0000${sessionId}`, "utf8").digest("base64url");
@@ -41,12 +39,15 @@ export interface WebSession {
   user: User;
 }
 
-/** Starts a session for a user; expired sessions of anyone are swept on the way. */
-export async function startWebSession(db: Knex, user: User): Promise<WebSession> {
+/**
+ * Starts a session for a user, lasting `lifetimeMs` (config.sessionLifetimeMs); expired sessions of
+ * anyone are swept on the way.
+ */
+export async function startWebSession(db: Knex, user: User, lifetimeMs: number): Promise<WebSession> {
   const now = nowMs();
   await deleteExpiredWebSessions(db, now);
   const id = randomBytes(32).toString("base64url");
-  const expiresAt = now + SESSION_LIFETIME_MS;
+  const expiresAt = now + lifetimeMs;
   await insertWebSession(db, {
     id_sha256: storedId(id),
     user_id: user.id,
@@ -68,6 +69,19 @@ export async function webSessionUser(
 
 export async function endWebSession(db: Knex, sessionId: string): Promise<void> {
   if (SESSION_ID_PATTERN.test(sessionId)) await deleteWebSession(db, storedId(sessionId));
+}
+
+/**
+ * Ends every session of a user but the one given (the session a user changes their own password
+ * from stays signed in); resolves to how many ended. A new password is often set because the old
+ * one leaked: a browser signed in with it must not stay signed in.
+ */
+export async function endWebSessionsOfUser(db: Knex, username: string, keepSessionId?: string): Promise<number> {
+  return deleteWebSessionsOfUser(
+    db,
+    username,
+    keepSessionId !== undefined && SESSION_ID_PATTERN.test(keepSessionId) ? storedId(keepSessionId) : undefined,
+  );
 }
 
 let decoy: Promise<string> | undefined;

@@ -2,8 +2,10 @@ import type { Response } from "express";
 import { TrackerError } from "../../core/errors.js";
 import { createAccessToken, listAccessTokens, revokeAccessToken } from "../../core/auth/tokens.js";
 import * as users from "../../core/auth/users.js";
+import { changePassword } from "../../core/auth/password-change.js";
 import { handlerTable } from "../operation-handler.js";
 import { principalOf, type Principal } from "./principal.js";
+import { webSessionOf } from "./session.js";
 
 /**
  * spec/auth.yaml: MLflow's basic-auth REST API (users, experiment and registered-model permissions)
@@ -54,7 +56,8 @@ export const authHandlers = handlerTable({
 
   async updateUserPassword({ input, services, res }) {
     caller(res);
-    await users.updatePassword(services.knex, input.username, input.password);
+    // The user's other web sessions end; the one the change is made from stays signed in.
+    await changePassword(services.knex, input.username, input.password, webSessionOf(res)?.id);
     return {};
   },
 

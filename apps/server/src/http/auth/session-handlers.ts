@@ -63,7 +63,7 @@ export const webSessionHandlers = handlerTable({
       throw new TrackerError("UNAUTHENTICATED", "Wrong username or password");
     }
     await throttle.succeeded(attempt);
-    const session = await startWebSession(services.knex, user);
+    const session = await startWebSession(services.knex, user, services.config.sessionLifetimeMs);
     (res as Response).cookie(SESSION_COOKIE, session.id, {
       ...cookieOptions(req),
       expires: new Date(session.expiresAt),

@@ -19,7 +19,9 @@ describe("cookieValue", () => {
 });
 
 describe.each(testDatabases())("web UI sessions on %s", (kind) => {
-  const suite = useTestServer(kind, { auth: "users", authAdmin: ADMIN });
+  // A lifetime other than the default of 7 days, to see the setting reach the session.
+  const LIFETIME_MS = 2 * 3600 * 1000;
+  const suite = useTestServer(kind, { auth: "users", authAdmin: ADMIN, sessionLifetimeMs: LIFETIME_MS });
 
   /** Signs in; resolves to the cookie header to send and the CSRF token. */
   const signIn = async (who: { username: string; password: string }, headers: Record<string, string> = {}) => {
@@ -67,6 +69,66 @@ describe.each(testDatabases())("web UI sessions on %s", (kind) => {
     expect(rows.length).toBeGreaterThan(0);
     expect(rows.some((r) => r.id_sha256.includes(id))).toBe(false);
     expect(rows.every((r) => Number(r.expires_at_ms) > Date.now())).toBe(true);
+  });
+
+  it("lasts the configured lifetime, in the answer, the cookie and the database", async () => {
+    const before = Date.now();
+    const { setCookie, body } = await signIn(ADMIN);
+    const after = Date.now();
+    const expiresAt = (body as unknown as { expires_at: number }).expires_at;
+    expect(expiresAt).toBeGreaterThanOrEqual(before + LIFETIME_MS);
+    expect(expiresAt).toBeLessThanOrEqual(after + LIFETIME_MS);
+    const cookieExpires = Date.parse(/; Expires=([^;]+)/.exec(setCookie)?.[1] ?? "");
+    // The cookie's date has whole seconds.
+    expect(Math.abs(cookieExpires - expiresAt)).toBeLessThan(1000);
+  });
+
+  it("a password change ends the user's other sessions, not the one it was made from", async () => {
+    const carol = { username: `carol-${kind}`, password: "carol-password-123" };
+    const admin = basic(ADMIN.username, ADMIN.password);
+    expect((await call(suite.url, "POST", "/api/2.0/tracker/users/create", carol, admin)).status).toBe(200);
+    const here = await signIn(carol);
+    const elsewhere = await signIn(carol);
+    const admins = await signIn(ADMIN);
+    const signedIn = async (cookie: string) =>
+      (await call(suite.url, "GET", "/api/2.0/tracker/users/current", undefined, { cookie })).status;
+    expect(await signedIn(elsewhere.cookie)).toBe(200);
+
+    const changed = await call(
+      suite.url,
+      "PATCH",
+      "/api/2.0/tracker/users/update-password",
+      { username: carol.username, password: "carol-new-password-1" },
+      { cookie: here.cookie, "x-csrf-token": here.csrf },
+    );
+    expect(changed.status, JSON.stringify(changed.body)).toBe(200);
+    expect(await signedIn(here.cookie)).toBe(200);
+    expect(await signedIn(elsewhere.cookie)).toBe(401);
+    // Other users' sessions are not touched.
+    expect(await signedIn(admins.cookie)).toBe(200);
+
+    // An admin's reset (HTTP Basic, no session of carol's to keep) ends all of them.
+    const reset = await call(
+      suite.url,
+      "PATCH",
+      "/api/2.0/tracker/users/update-password",
+      { username: carol.username, password: "carol-third-password" },
+      admin,
+    );
+    expect(reset.status).toBe(200);
+    expect(await signedIn(here.cookie)).toBe(401);
+    expect(await signedIn(admins.cookie)).toBe(200);
+    // The new password signs in; a refused change (too short) ends nothing.
+    const fresh = await signIn({ username: carol.username, password: "carol-third-password" });
+    const short = await call(
+      suite.url,
+      "PATCH",
+      "/api/2.0/tracker/users/update-password",
+      { username: carol.username, password: "x" },
+      admin,
+    );
+    expect(short.status).toBe(400);
+    expect(await signedIn(fresh.cookie)).toBe(200);
   });
 
   it("acts as its user everywhere a credential does, and tells the UI who is signed in", async () => {

@@ -175,7 +175,7 @@ function PasswordSection({ username }: { username: string }) {
         </label>
         {mismatch ? <p role="alert">The two passwords differ.</p> : null}
         <ErrorBox error={error} />
-        {done ? <p role="status">Password changed.</p> : null}
+        {done ? <p role="status">Password changed. You were signed out everywhere else.</p> : null}
         <span>
           <button type="submit" className="primary" disabled={mismatch}>
             Change password
