@@ -92,15 +92,17 @@ describe.each(testDatabases())("web UI sessions on %s", (kind) => {
     const admins = await signIn(ADMIN);
     const signedIn = async (cookie: string) =>
       (await call(suite.url, "GET", "/api/2.0/tracker/users/current", undefined, { cookie })).status;
+    const setPassword = (password: string, headers: Record<string, string>) =>
+      call(
+        suite.url,
+        "PATCH",
+        "/api/2.0/tracker/users/update-password",
+        { username: carol.username, password },
+        headers,
+      );
     expect(await signedIn(elsewhere.cookie)).toBe(200);
 
-    const changed = await call(
-      suite.url,
-      "PATCH",
-      "/api/2.0/tracker/users/update-password",
-      { username: carol.username, password: "carol-new-password-1" },
-      { cookie: here.cookie, "x-csrf-token": here.csrf },
-    );
+    const changed = await setPassword("carol-new-password-1", { cookie: here.cookie, "x-csrf-token": here.csrf });
     expect(changed.status, JSON.stringify(changed.body)).toBe(200);
     expect(await signedIn(here.cookie)).toBe(200);
     expect(await signedIn(elsewhere.cookie)).toBe(401);
@@ -108,26 +110,12 @@ describe.each(testDatabases())("web UI sessions on %s", (kind) => {
     expect(await signedIn(admins.cookie)).toBe(200);
 
     // An admin's reset (HTTP Basic, no session of carol's to keep) ends all of them.
-    const reset = await call(
-      suite.url,
-      "PATCH",
-      "/api/2.0/tracker/users/update-password",
-      { username: carol.username, password: "carol-third-password" },
-      admin,
-    );
-    expect(reset.status).toBe(200);
+    expect((await setPassword("carol-third-password", admin)).status).toBe(200);
     expect(await signedIn(here.cookie)).toBe(401);
     expect(await signedIn(admins.cookie)).toBe(200);
     // The new password signs in; a refused change (too short) ends nothing.
     const fresh = await signIn({ username: carol.username, password: "carol-third-password" });
-    const short = await call(
-      suite.url,
-      "PATCH",
-      "/api/2.0/tracker/users/update-password",
-      { username: carol.username, password: "x" },
-      admin,
-    );
-    expect(short.status).toBe(400);
+    expect((await setPassword("x", admin)).status).toBe(400);
     expect(await signedIn(fresh.cookie)).toBe(200);
   });
 

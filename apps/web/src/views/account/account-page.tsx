@@ -1,13 +1,13 @@
 import { useState, type FormEvent } from "react";
 import { expectData, expectOk } from "@tracker-ml/client/auth";
 import { ConfirmButton } from "../../components/confirm-button";
-import { ErrorBox, Loading } from "../../components/error-box";
+import { ErrorBox } from "../../components/error-box";
 import { formatTime } from "../../components/format";
 import { useAction } from "../../components/use-action";
 import { useAsync } from "../../api/use-async";
 import { authApi, useSessionUser } from "../../api/session";
 import "./account.css";
-import { TableHead } from "../../components/table-head";
+import { LoadedTable } from "../../components/loaded-table";
 
 const DAY_MS = 24 * 3600 * 1000;
 
@@ -89,42 +89,37 @@ function TokensSection() {
         </div>
       ) : null}
       <ErrorBox error={error ?? tokens.error} />
-      {tokens.data === undefined ? (
-        <Loading what="tokens" />
-      ) : tokens.data.length === 0 ? (
-        <p className="muted">No tokens yet.</p>
-      ) : (
-        <div className="table-wrap">
-          <table className="grid">
-            <TableHead headings={["Name", "Created", "Expires", "Last used", "State", { hidden: "Actions" }]} />
-            <tbody>
-              {tokens.data.map((t) => (
-                <tr key={t.id}>
-                  <td>{t.name}</td>
-                  <td>{formatTime(t.created_at)}</td>
-                  <td>{t.expires_at === undefined ? "never" : formatTime(t.expires_at)}</td>
-                  <td>{t.last_used_at === undefined ? "never" : formatTime(t.last_used_at)}</td>
-                  <td>{t.revoked_at !== undefined ? "revoked" : active(t) ? "active" : "expired"}</td>
-                  <td className="actions">
-                    {t.revoked_at === undefined ? (
-                      <ConfirmButton
-                        question={`Revoke “${t.name}”?`}
-                        onConfirm={() =>
-                          void run(() =>
-                            expectOk(authApi().POST("/api/2.0/tracker/access-tokens/revoke", { body: { id: t.id } })),
-                          )
-                        }
-                      >
-                        Revoke
-                      </ConfirmButton>
-                    ) : null}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <LoadedTable
+        rows={tokens.data}
+        failed={Boolean(tokens.error)}
+        what="tokens"
+        headings={["Name", "Created", "Expires", "Last used", "State", { hidden: "Actions" }]}
+        empty={<p className="muted">No tokens yet.</p>}
+      >
+        {(t) => (
+          <tr key={t.id}>
+            <td>{t.name}</td>
+            <td>{formatTime(t.created_at)}</td>
+            <td>{t.expires_at === undefined ? "never" : formatTime(t.expires_at)}</td>
+            <td>{t.last_used_at === undefined ? "never" : formatTime(t.last_used_at)}</td>
+            <td>{t.revoked_at !== undefined ? "revoked" : active(t) ? "active" : "expired"}</td>
+            <td className="actions">
+              {t.revoked_at === undefined ? (
+                <ConfirmButton
+                  question={`Revoke “${t.name}”?`}
+                  onConfirm={() =>
+                    void run(() =>
+                      expectOk(authApi().POST("/api/2.0/tracker/access-tokens/revoke", { body: { id: t.id } })),
+                    )
+                  }
+                >
+                  Revoke
+                </ConfirmButton>
+              ) : null}
+            </td>
+          </tr>
+        )}
+      </LoadedTable>
     </section>
   );
 }

@@ -2,12 +2,12 @@ import { useState, type FormEvent } from "react";
 import { expectData, expectOk, type components } from "@tracker-ml/client/auth";
 import { isTrackerError } from "@tracker-ml/client";
 import { ConfirmButton } from "../../components/confirm-button";
-import { ErrorBox, Loading } from "../../components/error-box";
+import { ErrorBox } from "../../components/error-box";
 import { useAction } from "../../components/use-action";
 import { useAsync } from "../../api/use-async";
 import { authApi, useSessionUser } from "../../api/session";
 import "./account.css";
-import { TableHead } from "../../components/table-head";
+import { LoadedTable } from "../../components/loaded-table";
 
 type PermissionName = components["schemas"]["PermissionName"];
 const PERMISSIONS: readonly PermissionName[] = ["READ", "EDIT", "MANAGE", "NO_PERMISSIONS"];
@@ -102,39 +102,33 @@ export function PermissionsPanel({ resource, title }: { resource: Resource; titl
         it.
       </p>
       <ErrorBox error={error ?? grants.error} />
-      {grants.data === undefined ? (
-        grants.error ? null : (
-          <Loading what="permissions" />
-        )
-      ) : (
-        <div className="table-wrap">
-          <table className="grid">
-            <TableHead headings={["User", "Permission", { hidden: "Actions" }]} />
-            <tbody>
-              {grants.data.map((g) => (
-                <tr key={g.username}>
-                  <td>{g.username}</td>
-                  <td>
-                    <PermissionSelect
-                      label={`Permission of ${g.username}`}
-                      value={g.permission}
-                      onChange={(next) => void run(() => api.update(resourceKey, g.username, next))}
-                    />
-                  </td>
-                  <td className="actions">
-                    <ConfirmButton
-                      question={`Revoke ${g.username}'s permission?`}
-                      onConfirm={() => void run(() => api.remove(resourceKey, g.username))}
-                    >
-                      Revoke
-                    </ConfirmButton>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <LoadedTable
+        rows={grants.data}
+        failed={Boolean(grants.error)}
+        what="permissions"
+        headings={["User", "Permission", { hidden: "Actions" }]}
+      >
+        {(g) => (
+          <tr key={g.username}>
+            <td>{g.username}</td>
+            <td>
+              <PermissionSelect
+                label={`Permission of ${g.username}`}
+                value={g.permission}
+                onChange={(next) => void run(() => api.update(resourceKey, g.username, next))}
+              />
+            </td>
+            <td className="actions">
+              <ConfirmButton
+                question={`Revoke ${g.username}'s permission?`}
+                onConfirm={() => void run(() => api.remove(resourceKey, g.username))}
+              >
+                Revoke
+              </ConfirmButton>
+            </td>
+          </tr>
+        )}
+      </LoadedTable>
       <form className="inline-form" onSubmit={grant} aria-label="Grant a permission">
         <label className="field">
           Username

@@ -1,12 +1,12 @@
 import { useState, type FormEvent } from "react";
 import { expectData, expectOk } from "@tracker-ml/client/auth";
 import { ConfirmButton } from "../../components/confirm-button";
-import { ErrorBox, Loading } from "../../components/error-box";
+import { ErrorBox } from "../../components/error-box";
 import { useAction } from "../../components/use-action";
 import { useAsync } from "../../api/use-async";
 import { authApi, useSessionUser } from "../../api/session";
 import "./account.css";
-import { TableHead } from "../../components/table-head";
+import { LoadedTable } from "../../components/loaded-table";
 
 /** Admins: every user; create one, make or unmake admin, reset a password, delete. */
 export function UsersPage() {
@@ -68,76 +68,70 @@ export function UsersPage() {
       </form>
       {notice ? <p role="status">{notice}</p> : null}
       <ErrorBox error={error ?? users.error} />
-      {users.data === undefined ? (
-        <Loading what="users" />
-      ) : (
-        <div className="table-wrap">
-          <table className="grid">
-            <TableHead headings={["Username", "Admin", { hidden: "Actions" }]} />
-            <tbody>
-              {users.data.map((u) => (
-                <tr key={u.id}>
-                  <td>{u.username}</td>
-                  <td>
-                    <input
-                      type="checkbox"
-                      aria-label={`${u.username} is an admin`}
-                      checked={u.is_admin}
-                      disabled={u.username === me?.username}
-                      onChange={(e) =>
-                        void run(() =>
-                          expectOk(
-                            authApi().PATCH("/api/2.0/tracker/users/update-admin", {
-                              body: { username: u.username, is_admin: e.target.checked },
-                            }),
-                          ),
-                        )
-                      }
-                    />
-                  </td>
-                  <td className="actions">
-                    {resetting === u.username ? (
-                      <form className="inline-form" onSubmit={(e) => void reset(e, u.username)}>
-                        <input
-                          type="password"
-                          aria-label={`New password of ${u.username}`}
-                          autoComplete="new-password"
-                          required
-                          minLength={12}
-                          value={newPassword}
-                          onChange={(e) => setNewPassword(e.target.value)}
-                        />
-                        <button type="submit">Set password</button>
-                        <button type="button" onClick={() => setResetting(undefined)}>
-                          Cancel
-                        </button>
-                      </form>
-                    ) : (
-                      <button type="button" onClick={() => setResetting(u.username)}>
-                        Reset password
-                      </button>
-                    )}{" "}
-                    {u.username === me?.username ? null : (
-                      <ConfirmButton
-                        question={`Delete ${u.username}?`}
-                        onConfirm={() =>
-                          void run(() =>
-                            expectOk(
-                              authApi().DELETE("/api/2.0/tracker/users/delete", { body: { username: u.username } }),
-                            ),
-                          )
-                        }
-                      >
-                        Delete
-                      </ConfirmButton>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <LoadedTable
+        rows={users.data}
+        failed={Boolean(users.error)}
+        what="users"
+        headings={["Username", "Admin", { hidden: "Actions" }]}
+      >
+        {(u) => (
+          <tr key={u.id}>
+            <td>{u.username}</td>
+            <td>
+              <input
+                type="checkbox"
+                aria-label={`${u.username} is an admin`}
+                checked={u.is_admin}
+                disabled={u.username === me?.username}
+                onChange={(e) =>
+                  void run(() =>
+                    expectOk(
+                      authApi().PATCH("/api/2.0/tracker/users/update-admin", {
+                        body: { username: u.username, is_admin: e.target.checked },
+                      }),
+                    ),
+                  )
+                }
+              />
+            </td>
+            <td className="actions">
+              {resetting === u.username ? (
+                <form className="inline-form" onSubmit={(e) => void reset(e, u.username)}>
+                  <input
+                    type="password"
+                    aria-label={`New password of ${u.username}`}
+                    autoComplete="new-password"
+                    required
+                    minLength={12}
+                    value={newPassword}
+                    onChange={(e) => setNewPassword(e.target.value)}
+                  />
+                  <button type="submit">Set password</button>
+                  <button type="button" onClick={() => setResetting(undefined)}>
+                    Cancel
+                  </button>
+                </form>
+              ) : (
+                <button type="button" onClick={() => setResetting(u.username)}>
+                  Reset password
+                </button>
+              )}{" "}
+              {u.username === me?.username ? null : (
+                <ConfirmButton
+                  question={`Delete ${u.username}?`}
+                  onConfirm={() =>
+                    void run(() =>
+                      expectOk(authApi().DELETE("/api/2.0/tracker/users/delete", { body: { username: u.username } })),
+                    )
+                  }
+                >
+                  Delete
+                </ConfirmButton>
+              )}
+            </td>
+          </tr>
+        )}
+      </LoadedTable>
     </div>
   );
 }

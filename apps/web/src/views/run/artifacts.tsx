@@ -2,6 +2,7 @@ import type { FileInfo } from "@tracker-ml/client";
 import { useCallback, useEffect, useState } from "react";
 import { api } from "../../api/client";
 import { useAsync } from "../../api/use-async";
+import { CellTable } from "../../components/cell-table";
 import { ErrorBox, Loading } from "../../components/error-box";
 import { formatSize } from "../../components/format";
 import { parseCsv, previewKind } from "./preview-kind";
@@ -170,31 +171,7 @@ function CsvTable({ text, separator }: { text: string; separator: string }) {
   const rows = parseCsv(text, separator, 500);
   const [head, ...body] = rows;
   if (!head) return <p className="muted">Empty file.</p>;
-  return (
-    <table className="grid">
-      <thead>
-        <tr>
-          {head.map((cell, i) => (
-            // biome-ignore lint/suspicious/noArrayIndexKey: a CSV column is its position
-            <th key={i} scope="col">
-              {cell}
-            </th>
-          ))}
-        </tr>
-      </thead>
-      <tbody>
-        {body.map((row, r) => (
-          // biome-ignore lint/suspicious/noArrayIndexKey: a CSV row is its position in a file that does not change
-          <tr key={r}>
-            {row.map((cell, i) => (
-              // biome-ignore lint/suspicious/noArrayIndexKey: a CSV column is its position
-              <td key={i}>{cell}</td>
-            ))}
-          </tr>
-        ))}
-      </tbody>
-    </table>
-  );
+  return <CellTable columns={head} rows={body} />;
 }
 
 /** "a/b/c.txt" -> ["a", "a/b"]. */

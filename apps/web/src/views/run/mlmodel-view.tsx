@@ -1,5 +1,6 @@
 import { useState } from "react";
 import { useAsync } from "../../api/use-async";
+import { CellTable } from "../../components/cell-table";
 import { ErrorBox } from "../../components/error-box";
 import { KeyValueTable } from "../../components/key-value-table";
 import { TableHead } from "../../components/table-head";
@@ -36,20 +37,7 @@ function InputExample({ url }: { url: string }) {
   if (!table) return <pre className="pre">{JSON.stringify(example.data, null, 2)}</pre>;
   return (
     <div className="table-scroll">
-      <table className="grid" aria-label="Input example">
-        <TableHead headings={table.columns} />
-        <tbody>
-          {table.rows.map((row, r) => (
-            // biome-ignore lint/suspicious/noArrayIndexKey: example rows are positions in a file that does not change
-            <tr key={r}>
-              {row.map((cell, i) => (
-                // biome-ignore lint/suspicious/noArrayIndexKey: a column is its position
-                <td key={i}>{cell}</td>
-              ))}
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <CellTable columns={table.columns} rows={table.rows} label="Input example" />
     </div>
   );
 }

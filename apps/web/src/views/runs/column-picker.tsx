@@ -44,14 +44,7 @@ export function ColumnPicker({
         <fieldset>
           <legend>Run</legend>
           {extras.map(({ id, label }) => (
-            <label key={id}>
-              <input
-                type="checkbox"
-                checked={columns.includes(id)}
-                onChange={() => onChange(toggleColumn(columns, id))}
-              />{" "}
-              {label}
-            </label>
+            <ColumnBox key={id} id={id} label={label} columns={columns} onChange={onChange} />
           ))}
         </fieldset>
       ) : null}
@@ -63,20 +56,31 @@ export function ColumnPicker({
             {matching.length === 0 ? <span className="muted">none</span> : null}
             {matching.map((key) => {
               const id = `${kind}.${key}`;
-              return (
-                <label key={id}>
-                  <input
-                    type="checkbox"
-                    checked={columns.includes(id)}
-                    onChange={() => onChange(toggleColumn(columns, id))}
-                  />{" "}
-                  {key}
-                </label>
-              );
+              return <ColumnBox key={id} id={id} label={key} columns={columns} onChange={onChange} />;
             })}
           </fieldset>
         );
       })}
     </div>
+  );
+}
+
+/** One column's check box in the picker: ticked when the column shows; a click adds or removes it. */
+function ColumnBox({
+  id,
+  label,
+  columns,
+  onChange,
+}: {
+  id: string;
+  label: string;
+  columns: readonly string[];
+  onChange: (next: string[]) => void;
+}) {
+  return (
+    <label>
+      <input type="checkbox" checked={columns.includes(id)} onChange={() => onChange(toggleColumn(columns, id))} />{" "}
+      {label}
+    </label>
   );
 }
