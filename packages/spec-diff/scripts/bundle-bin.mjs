@@ -1,21 +1,47 @@
-// Bundles the command (src/bin.ts and everything it imports, dependencies included) into the one
-// file dist/bin.js, after tsc has compiled the library: starting the command then reads one
-// module instead of about a hundred (its own, commander, js-yaml, api-smart-diff, allof-merge).
+// After tsc: bundles the command (src/cli.ts and everything it imports, dependencies included) into
+// the one CommonJS file dist/spec-diff.cjs, which dist/bin.js starts (src/launch.ts): starting the
+// command then reads one module instead of about a hundred (its own, commander, js-yaml,
+// api-smart-diff, allof-merge). Then runs the command on the package's fixtures, in every format,
+// and writes V8's code cache of the bundle (dist/spec-diff.cjs.cache) with the functions it compiled.
+import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { build } from "esbuild";
 
 const pkg = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const dist = path.join(pkg, "dist");
+const { BUNDLE_FILE, CODE_CACHE_FILE, loadCommand, preferShortRun, writeCodeCache } = await import(
+  pathToFileURL(path.join(dist, "launch.js")).href
+);
+
+// A cache of an earlier bundle is never used (its digest differs), but is not left behind either.
+fs.rmSync(path.join(dist, CODE_CACHE_FILE), { force: true });
 await build({
-  entryPoints: [path.join(pkg, "src", "bin.ts")],
-  outfile: path.join(pkg, "dist", "bin.js"),
+  entryPoints: [path.join(pkg, "src", "cli.ts")],
+  outfile: path.join(dist, BUNDLE_FILE),
   bundle: true,
   platform: "node",
-  format: "esm",
+  format: "cjs",
   target: "node20",
-  // Dependencies written as CommonJS call require(); an ES module has none of its own.
-  banner: {
-    js: 'import { createRequire as __createRequire } from "node:module"; const require = __createRequire(import.meta.url);',
-  },
   logLevel: "warning",
 });
+
+// The same V8 flags as the bin: V8 accepts a code cache only under the flags it was made with.
+preferShortRun();
+const loaded = loadCommand(dist, { useCache: false });
+const fixtures = path.join(pkg, "src", "fixtures");
+const out = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "spec-diff-cache-")), "report");
+try {
+  for (const fixture of ["type-change", "fields", "operations", "external-refs"]) {
+    for (const format of ["markdown", "json", "text", "github"]) {
+      const argv = [path.join(fixtures, fixture, "before.yaml"), path.join(fixtures, fixture, "after.yaml")];
+      // No environment: a GitHub step summary must not get these reports.
+      const code = await loaded.command.main([...argv, "--format", format, "--output", out], {});
+      if (code !== 0) throw new Error(`spec-diff ${argv.join(" ")} --format ${format} exited with ${code}`);
+    }
+  }
+} finally {
+  fs.rmSync(path.dirname(out), { recursive: true, force: true });
+}
+writeCodeCache(loaded, dist);

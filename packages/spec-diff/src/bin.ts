@@ -1,4 +1,5 @@
 #!/usr/bin/env node
-import { run } from "./cli.js";
+// The `spec-diff` command: the bundle of src/cli.ts beside this file, started by ./launch.ts.
+import { startCommand } from "./launch.js";
 
-run();
+startCommand(import.meta.dirname);
