@@ -28,10 +28,10 @@ import { loadConfig } from "@tracker/server";
  *   `Retry-After: 1` at once, its body unread, so a waiting client costs the server its socket only.
  * - PER_REQUEST: what one log-metric request holds in flight (its request and response objects,
  *   Express's and the validator's state, the parsed body, its query and its place in the pool's
- *   queue). Measured at about PER_REQUEST_MEASURED KiB; allowed PER_REQUEST_KIB.
+ *   queue): allowed 64 KiB, several times a log-metric request's objects and its ~150-byte body.
  * - PER_CONNECTION: an open keep-alive socket between requests (its socket, HTTP parser and
- *   buffers). Measured at about PER_CONNECTION_MEASURED KiB; allowed PER_CONNECTION_KIB. Open sockets are
- *   bounded by the process's file-descriptor limit, not by the in-flight bound.
+ *   buffers): allowed 16 KiB. Open sockets are bounded by the process's file-descriptor limit, not
+ *   by the in-flight bound. (Neither unit cost is measured on its own here: the test checks their sum.)
  * - heap growth: `--heap-growth-percent` (100 by default): V8 lets the old generation reach twice
  *   what survived the last full collection before it collects again.
  * - NEW_SPACE: V8's young generation at its largest (two semi-spaces of 16 MiB on 64-bit), which
@@ -45,7 +45,9 @@ import { loadConfig } from "@tracker/server";
  * postmaster and its children, whose PSS is printed, not bounded here: they are the pool's
  * connections, their number fixed) and on PostgreSQL (TEST_DATABASE_URL: a shared server, not
  * measured). PGlite runs inside the server process (its memory counts in the server's RSS); it is
- * measured with MEASURE_MEMORY=1. LOAD_CLIENTS and LOAD_SECONDS (default 10) change the load.
+ * measured with MEASURE_MEMORY=1. LOAD_CLIENTS and LOAD_SECONDS (default 10) change the load. The
+ * measurement ends on time (requests still open then are cut): a slow machine serves fewer
+ * requests in it rather than making the test longer.
  * Connections the machine could not open (ECONNRESET, ETIMEDOUT when the listen backlog overflows
  * on a saturated machine) are counted and printed, not failed on: what is tested is the server's
  * memory and its answers.
@@ -142,6 +144,8 @@ async function client(agent: http.Agent, port: number, runId: string, index: num
       req.on("error", (err: NodeJS.ErrnoException) => resolve({ status: 0, detail: err.code }));
       req.end(body);
     });
+    // Requests still open at the end are cut (the agent is destroyed then): not a failure.
+    if (answer.status === 0 && Date.now() >= until) break;
     if (answer.status === 200 || answer.status === 503) tally.served.add(index);
     if (answer.status === 200) tally.ok++;
     else if (answer.status === 503) {
@@ -209,9 +213,13 @@ describe.each(databases)("memory under %s with 2,000 concurrent log-metric clien
     tally.served.clear();
     const loadStarted = Date.now();
     const until = loadStarted + RAMP_MS + SECONDS * 1000;
+    // The measurement ends on time: the requests still open then are cut, so a slow machine makes
+    // the test measure fewer requests, not last longer.
+    const end = setTimeout(() => agent.destroy(), until - Date.now());
     try {
       await Promise.all(Array.from({ length: CLIENTS }, (_, i) => client(agent, server!.port, runId, i, until, tally)));
     } finally {
+      clearTimeout(end);
       clearInterval(sampler);
       agent.destroy();
     }
