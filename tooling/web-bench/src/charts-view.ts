@@ -41,12 +41,20 @@ export async function seedChartsView(
   return { experimentId, runIds: ids };
 }
 
-/** In-page: resolves with performance.now() once every card within the viewport has drawn its chart. */
+/**
+ * In-page: resolves with performance.now() once every card within the viewport has drawn its chart
+ * with data: as many history requests answered as there are cards in view, and each card drawn
+ * after the first answer (a chart drawn before any history came, e.g. empty while the runs were
+ * loading, does not count).
+ */
 const CARDS_IN_VIEW_DRAWN = `new Promise((resolve) => {
   function check() {
     const cards = [...document.querySelectorAll("article.chart-card")];
     const inView = cards.filter((c) => c.getBoundingClientRect().top < window.innerHeight);
-    if (inView.length > 0 && inView.every((c) => c.querySelector(".uplot-host[data-drawn-at]"))) {
+    const answers = performance.getEntriesByType("resource").filter((e) => e.name.includes("get-history-bulk-interval"));
+    const firstAnswer = Math.min(...answers.map((e) => e.responseEnd));
+    const drawn = (c) => Number(c.querySelector(".uplot-host")?.getAttribute("data-drawn-at") ?? -1) >= firstAnswer;
+    if (inView.length > 0 && answers.length >= inView.length && inView.every(drawn)) {
       resolve(performance.now());
       return;
     }
