@@ -1,6 +1,10 @@
 /**
  * pnpm --filter @tracker/web-bench bench:charts-view: the runs page's charts view alone (100 runs x
- * 8 metrics x 1,000 steps), the same scenario `pnpm bench:web` runs; prints only.
+ * 8 metrics x 1,000 steps), the same scenario `pnpm bench:web` runs; prints only. Each navigation
+ * prints its API requests (start-end, size), its long tasks and when the first and last card in
+ * view were drawn. `--before <dir>` also serves another build of the UI (e.g. an older commit's
+ * apps/web/dist) from a second server on the same database and measures both, navigation by
+ * navigation in turn, so the two sets of figures share the machine's load.
  */
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from "@tracker/testing/chromium";
 import fs from "node:fs";
@@ -9,49 +13,82 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { TrackerClient } from "@tracker-ml/client";
 import { loadConfig, startServer } from "@tracker/server";
-import { chromium } from "playwright-core";
+import { chromium, type Page } from "playwright-core";
 import {
+  askedPointsPerRun,
+  cardRequestTimes,
   CHARTS_VIEW_QUICK,
   CHARTS_VIEW_SIZE,
   chartsViewInteractive,
+  chartsViewProfile,
   chartsViewRequests,
   chartsViewScroll,
+  recordLongTasks,
   seedChartsView,
 } from "./charts-view.js";
+import { chartsViewCommand, parseChartsViewArgs } from "./options.js";
 import { median, percentile } from "./stats.js";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const webDir = path.resolve(here, "../../../apps/web/dist");
-const size = process.argv.includes("--quick") ? CHARTS_VIEW_QUICK : CHARTS_VIEW_SIZE;
+const args = parseChartsViewArgs(process.argv.slice(2), chartsViewCommand());
+const size = args.quick ? CHARTS_VIEW_QUICK : CHARTS_VIEW_SIZE;
+const NAVIGATIONS = 5;
 
 const databaseUrl = process.env.TEST_DATABASE_URL;
 if (!databaseUrl) throw new Error("TEST_DATABASE_URL is not set (run through scripts/with-postgres.sh)");
+const load = () =>
+  os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(", ");
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "charts-view-bench-"));
-const config = loadConfig({}, { port: 0, host: "127.0.0.1", dataDir, databaseUrl, webDir, logLevel: "silent" });
-const server = await startServer(config);
+const serve = (dir: string) =>
+  startServer(loadConfig({}, { port: 0, host: "127.0.0.1", dataDir, databaseUrl, webDir: dir, logLevel: "silent" }));
+const servers = [await serve(webDir)];
+const builds = [{ name: "this build", url: servers[0]!.url }];
+if (args.before) {
+  const before = await serve(path.resolve(args.before));
+  servers.push(before);
+  builds.unshift({ name: `before (${args.before})`, url: before.url });
+}
 const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: [...CHROMIUM_ARGS] });
 try {
-  const client = new TrackerClient({ baseUrl: server.url });
-  let t = performance.now();
-  const experimentId = await seedChartsView(client, size);
+  console.log(`load average at start: ${load()}; ${os.cpus().length} vCPU`);
+  const client = new TrackerClient({ baseUrl: servers[0]!.url });
+  const t = performance.now();
+  const { experimentId, runIds } = await seedChartsView(client, size);
   console.log(
     `seeded ${size.runs} runs x ${size.metrics} metrics x ${size.steps} steps in ${((performance.now() - t) / 1000).toFixed(1)} s`,
   );
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  const page = await context.newPage();
-  const interactive: number[] = [];
-  for (let i = 0; i < 5; i++) {
-    interactive.push(await chartsViewInteractive(page, server.url, experimentId, size.runs));
-    console.log(`  ${interactive.at(-1)!.toFixed(0)} ms: ${await chartsViewRequests(page)}`);
+  const pages: Page[] = [];
+  for (const _ of builds) {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    await recordLongTasks(context);
+    pages.push(await context.newPage());
   }
-  const frames = await chartsViewScroll(page);
-  t = performance.now();
-  console.log(
-    `charts view ${size.runs} x ${size.metrics} x ${size.steps}: cards in view drawn ${median(interactive).toFixed(0)} ms after navigation (median of 5: ${interactive.map((v) => v.toFixed(0)).join(", ")}); scroll through all cards: ${frames.length} frames, p95 ${percentile(frames, 95).toFixed(1)} ms, max ${Math.max(...frames).toFixed(1)} ms; load ${os.loadavg()[0]!.toFixed(2)}`,
-  );
-  await context.close();
+  const interactive = builds.map((): number[] => []);
+  for (let i = 0; i < NAVIGATIONS; i++)
+    for (const [b, build] of builds.entries()) {
+      const page = pages[b]!;
+      interactive[b]!.push(await chartsViewInteractive(page, build.url, experimentId, size.runs));
+      console.log(`  ${build.name}: ${interactive[b]!.at(-1)!.toFixed(0)} ms; ${await chartsViewProfile(page)}`);
+      console.log(`    ${await chartsViewRequests(page)}`);
+    }
+  for (const [b, build] of builds.entries()) {
+    const frames = await chartsViewScroll(pages[b]!);
+    console.log(
+      `${build.name}: charts view ${size.runs} x ${size.metrics} x ${size.steps}: cards in view drawn ${median(interactive[b]!).toFixed(0)} ms after navigation (median of ${NAVIGATIONS}: ${interactive[b]!.map((v) => v.toFixed(0)).join(", ")}); scroll through all cards: ${frames.length} frames, p95 ${percentile(frames, 95).toFixed(1)} ms, max ${Math.max(...frames).toFixed(1)} ms`,
+    );
+  }
+  // The server's part alone: one card's request as each build asks for it, alone and all cards at once.
+  for (const [b, build] of builds.entries())
+    console.log(
+      `${build.name}: ${await cardRequestTimes(servers[0]!.url, runIds, size.metrics, await askedPointsPerRun(pages[b]!))}`,
+    );
+  console.log(`load average at the end: ${load()}`);
 } finally {
   await browser.close();
-  await server.close();
+  for (const server of servers) await server.close();
   fs.rmSync(dataDir, { recursive: true, force: true });
 }

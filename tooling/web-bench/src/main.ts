@@ -282,7 +282,7 @@ async function main() {
       `bulk-interval on PostgreSQL (${SIZES.chartRuns} runs x ${SIZES.points}, 1000/run): answered in median ${median(requests).toFixed(0)} ms, p95 ${percentile(requests, 95).toFixed(0)} ms; 2500/run median ${median(full).toFixed(0)} ms; through the client ${median(viaClient).toFixed(0)} ms; the chart's own request in Chromium ${inBrowser.toFixed(0)} ms`,
     );
 
-    const chartsViewExperiment = await seedChartsView(client, CHARTS_VIEW);
+    const { experimentId: chartsViewExperiment } = await seedChartsView(client, CHARTS_VIEW);
     const chartsView: number[] = [];
     for (let i = 0; i < 5; i++)
       chartsView.push(await chartsViewInteractive(page, server.url, chartsViewExperiment, CHARTS_VIEW.runs));

@@ -34,13 +34,38 @@ export function bulkIntervalCommand(): Command {
 /** Parses `argv` (the arguments after the script's name) with `command`; `--help` and bad input end the process. */
 export function parseWebBenchArgs(argv: readonly string[], command = webBenchCommand()): WebBenchArgs {
   const o = command
-    .parse(
-      argv.filter((a) => a !== "--"),
-      { from: "user" },
-    )
+    .parse(dropSeparator(argv), { from: "user" })
     .opts<{ quick?: true; write?: boolean; only?: string }>();
   const quick = o.quick === true;
   if (o.only !== undefined && o.only !== "transfer") throw new Error(`--only takes 'transfer', not '${o.only}'`);
   const only = o.only;
   return { quick, write: o.write !== false && !quick && only === undefined, ...(only ? { only } : {}) };
+}
+
+export interface ChartsViewArgs {
+  quick: boolean;
+  /** Another build of the web UI to measure beside this one, on the same data. */
+  before?: string;
+}
+
+export function chartsViewCommand(): Command {
+  return new Command("pnpm --filter @tracker/web-bench bench:charts-view")
+    .description("the runs page's charts view alone (100 runs x 8 metrics x 1,000 steps); prints only")
+    .option("--quick", "smoke run: small data")
+    .option(
+      "--before <dir>",
+      "also measure another build of the UI (a folder like apps/web/dist) from a second server on the same data, in turn with this one",
+    )
+    .showHelpAfterError();
+}
+
+/** Parses the charts-view bench's arguments (after the script's name); `--help` and bad input end the process. */
+export function parseChartsViewArgs(argv: readonly string[], command = chartsViewCommand()): ChartsViewArgs {
+  const o = command.parse(dropSeparator(argv), { from: "user" }).opts<{ quick?: true; before?: string }>();
+  return { quick: o.quick === true, ...(o.before ? { before: o.before } : {}) };
+}
+
+/** The arguments without pnpm's `--` separator (commander would take it for the end of the options). */
+function dropSeparator(argv: readonly string[]): string[] {
+  return argv.filter((a) => a !== "--");
 }

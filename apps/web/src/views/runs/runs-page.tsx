@@ -430,6 +430,7 @@ export function RunsPage() {
           <ChartsView
             state={state}
             runs={pages.runs}
+            runsLoading={pages.runs.length === 0 && !pages.done}
             selected={selected}
             metricKeys={keys.metrics}
             paramKeys={keys.params}

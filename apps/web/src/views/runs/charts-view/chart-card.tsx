@@ -9,14 +9,18 @@ export interface ChartCardProps {
   onMove: (delta: number) => void;
   onWide: (wide: boolean) => void;
   onRemove: () => void;
-  /** The chart, rendered (and its data fetched) only once the card comes near the viewport. */
-  children: () => ReactNode;
+  /**
+   * The chart, rendered (and its data fetched) only once the card comes into the viewport, given
+   * the card's width in pixels then.
+   */
+  children: (width: number) => ReactNode;
 }
 
-/** A card of the charts view: title, move / enlarge / remove buttons, and its chart drawn lazily. */
+/** A card of the charts view: title, move / enlarge / remove buttons, and its chart fetched and drawn when it comes into view. */
 export function ChartCard({ card, index, count, onMove, onWide, onRemove, children }: ChartCardProps) {
   const body = useRef<HTMLDivElement>(null);
-  const seen = useInView(body);
+  // Only cards on screen fetch and draw: cards further down would compete with them for the server.
+  const seen = useInView(body, "0px");
   const title = cardTitle(card);
   return (
     <article
@@ -53,7 +57,7 @@ export function ChartCard({ card, index, count, onMove, onWide, onRemove, childr
         </span>
       </header>
       <div ref={body} className="card-body" data-drawn={seen ? "1" : undefined}>
-        {seen ? children() : null}
+        {seen ? children(body.current?.clientWidth ?? 0) : null}
       </div>
     </article>
   );

@@ -7,6 +7,7 @@ import { numericValue } from "../../compare/compare-table";
 import { ParallelCoordinates, ScatterPlot } from "../../compare/plots";
 import { summarize } from "../grouping/aggregate";
 import { formatGroupBy, groupItems, groupValue, type GroupBy } from "../grouping/group-by";
+import { Loading } from "../../../components/error-box";
 import { AddCard } from "./add-card";
 import { BarCard, type Bar } from "./bar-card";
 import { cardId, moveCard, readCards, writeCards, type CardSpec } from "./card-spec";
@@ -20,6 +21,8 @@ export interface ChartsViewProps {
   state: SearchState;
   /** The loaded runs, in the table's order. */
   runs: readonly Run[];
+  /** The first page of runs is still on its way: the cards wait for it instead of asking for no runs' histories. */
+  runsLoading: boolean;
   selected: readonly string[];
   metricKeys: readonly string[];
   paramKeys: readonly string[];
@@ -35,7 +38,7 @@ function runName(run: Run): string {
  * the runs listed at the side, which can be hidden or pinned; one series per group when grouped.
  * Everything (cards, their order and size, pins, hidden runs) lives in the URL.
  */
-export function ChartsView({ state, runs, selected, metricKeys, paramKeys, groupBy }: ChartsViewProps) {
+export function ChartsView({ state, runs, runsLoading, selected, metricKeys, paramKeys, groupBy }: ChartsViewProps) {
   const cardList = state.params.has("cards") ? state.list("cards") : undefined;
   const cards = readCards(cardList, metricKeys);
   const pinned = state.list("pin");
@@ -80,7 +83,7 @@ export function ChartsView({ state, runs, selected, metricKeys, paramKeys, group
         : [{ id: r.info.run_id, label: runName(r), color: runColors.get(r.info.run_id)!, value }];
     });
   };
-  const chart = (card: CardSpec) => {
+  const chart = (card: CardSpec, width: number) => {
     const height = card.wide ? 340 : 220;
     if (card.type === "line")
       return (
@@ -90,6 +93,7 @@ export function ChartsView({ state, runs, selected, metricKeys, paramKeys, group
           series={lineSeries}
           grouped={Boolean(groups)}
           height={height}
+          width={width}
         />
       );
     if (card.type === "bar") return <BarCard axis={card.axes[0]!} bars={bars(card.axes[0]!)} wide={card.wide} />;
@@ -122,21 +126,25 @@ export function ChartsView({ state, runs, selected, metricKeys, paramKeys, group
           onAdd={(card) => setCards([...cards.filter((c) => cardId(c) !== cardId(card)), card])}
         />
         {cards.length === 0 ? <p className="muted">No charts. Add one above.</p> : null}
-        <div className="chart-cards">
-          {cards.map((card, i) => (
-            <ChartCard
-              key={cardId(card)}
-              card={card}
-              index={i}
-              count={cards.length}
-              onMove={(delta) => setCards(moveCard(cards, i, delta))}
-              onWide={(wide) => setCards(cards.map((c, j) => (j === i ? { ...c, wide } : c)))}
-              onRemove={() => setCards(cards.filter((_, j) => j !== i))}
-            >
-              {() => chart(card)}
-            </ChartCard>
-          ))}
-        </div>
+        {runsLoading ? (
+          <Loading what="runs" />
+        ) : (
+          <div className="chart-cards">
+            {cards.map((card, i) => (
+              <ChartCard
+                key={cardId(card)}
+                card={card}
+                index={i}
+                count={cards.length}
+                onMove={(delta) => setCards(moveCard(cards, i, delta))}
+                onWide={(wide) => setCards(cards.map((c, j) => (j === i ? { ...c, wide } : c)))}
+                onRemove={() => setCards(cards.filter((_, j) => j !== i))}
+              >
+                {(width) => chart(card, width)}
+              </ChartCard>
+            ))}
+          </div>
+        )}
       </div>
     </section>
   );

@@ -8,14 +8,8 @@ import type { Range } from "../../../charts/zoom";
 import { ErrorBox, Loading } from "../../../components/error-box";
 import { fetchSampled } from "../../compare/metric-charts";
 import { aggregateSeries } from "../grouping/aggregate";
+import { pointsPerRun } from "./card-points";
 import { withAlpha } from "./series-colors";
-
-/** Points asked from the server per card, shared by its runs (100 runs: 100 points each; 10 runs: 1,000). */
-export const CARD_POINT_BUDGET = 10_000;
-
-export function pointsPerRun(runs: number): number {
-  return Math.max(50, Math.min(1000, Math.floor(CARD_POINT_BUDGET / Math.max(1, runs))));
-}
 
 /** What a line card draws: one line per run, or per group a mean line with its runs' min-max band. */
 export interface LineSeries {
@@ -31,6 +25,8 @@ export interface LineCardProps {
   series: readonly LineSeries[];
   grouped: boolean;
   height: number;
+  /** The card's width in pixels: how many points it asks for. */
+  width?: number;
 }
 
 function axisPoints(history: readonly Metric[]): { x: number[]; y: number[] } {
@@ -39,12 +35,10 @@ function axisPoints(history: readonly Metric[]): { x: number[]; y: number[] } {
 }
 
 /** A metric's history for the charts view's runs, fetched in one request per 100 runs when the card first shows. */
-export function LineCard({ metricKey, fetchIds, series, grouped, height }: LineCardProps) {
+export function LineCard({ metricKey, fetchIds, series, grouped, height, width }: LineCardProps) {
   const idsKey = fetchIds.join(",");
-  const histories = useAsync(
-    () => fetchSampled(fetchIds, metricKey, undefined, pointsPerRun(fetchIds.length)),
-    [metricKey, idsKey],
-  );
+  const perRun = pointsPerRun(fetchIds.length, width);
+  const histories = useAsync(() => fetchSampled(fetchIds, metricKey, undefined, perRun), [metricKey, idsKey, perRun]);
   const [zoom, setZoom] = useState<Range | undefined>();
   const seriesKey = series.map((s) => `${s.label}=${s.color}:${s.runIds.join(".")}`).join("|");
   // biome-ignore lint/correctness/useExhaustiveDependencies: the series by value (seriesKey)
