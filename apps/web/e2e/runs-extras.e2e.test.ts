@@ -1,9 +1,10 @@
 // Issue 31's "Missing" items besides the charts view and grouping, in Chromium against a real
 // server: select-all, pinned and saved column widths; the CSV download of every matching run;
 // datasets on the run page, as a column and as a filter; the image grid; the MLmodel view; the
-// theme menu; names on the logged-model page. Screenshots in light, dark and at 390 px.
+// theme menu; names on the logged-model page. Screenshots in light, dark and at 390 px. The artifact
+// previews (images, the MLmodel view) run with the artifacts in S3 too when TEST_S3_URL is set.
 import fs from "node:fs";
-import { useTestServer } from "@tracker/testing";
+import { artifactStoreConfig, testArtifactStores, useTestServer } from "@tracker/testing";
 import { TrackerClient } from "@tracker-ml/client";
 import Papa from "papaparse";
 import type { Browser, Page } from "playwright-core";
@@ -160,18 +161,23 @@ async function drawPngs(page: Page): Promise<Uint8Array[]> {
   return (encoded as string[]).map((b64) => new Uint8Array(Buffer.from(b64, "base64")));
 }
 
-describe("web UI: the runs page's missing pieces (issue 31)", () => {
+describe.each(testArtifactStores())("web UI: the runs page's missing pieces (issue 31), %s store", (store) => {
   beforeAll(() => {
     requireBuiltUi();
   });
-  const server = useTestServer("pglite", { webDir });
+  const server = useTestServer("pglite", { webDir, ...artifactStoreConfig(store) });
+  /** The artifact previews run on every store; the rest, and the screenshots, with the local folder only. */
+  const preview = it;
+  const onFolder = it.skipIf(store !== "folder");
   let browser: Browser;
   let closeBrowser: () => Promise<void>;
   let data: Data;
 
   const open = (pathname: string, options: { scheme?: "light" | "dark"; width?: number } = {}) =>
     openAt(browser, `${server.url}${pathname}`, options);
-  const shot = (page: Page, name: string) => saveScreenshot(page, name);
+  const shot = async (page: Page, name: string) => {
+    if (store === "folder") await saveScreenshot(page, name);
+  };
   /** The same page in light, dark and at 390 px (dark), each after `ready` says it is drawn. */
   const shotThree = async (pathname: string, name: string, ready: (page: Page) => Promise<void>) => {
     for (const [suffix, options] of [
@@ -203,60 +209,63 @@ describe("web UI: the runs page's missing pieces (issue 31)", () => {
   const runsUrl = (extra = "") =>
     `/runs?e=${data.experimentId}&cols=datasets,metrics.auc,metrics.f1,metrics.precision,metrics.recall,metrics.log_loss,metrics.brier,params.max_depth,params.booster${extra}`;
 
-  it("runs table: select-all ticks every loaded run (a dash for some), select and name stay pinned, dragged widths survive a reload", async () => {
-    const { page, context, problems } = await open(runsUrl());
-    const table = page.getByTestId("runs-table");
-    await table.locator("[role=row][data-run-id]").first().waitFor();
-    const all = page.getByRole("checkbox", { name: "Select all 8 loaded runs" });
-    expect(await all.isChecked()).toBe(false);
-    // One run ticked: the heading's box shows a dash.
-    await table.locator("[role=row][data-run-id] input[type=checkbox]").first().check();
-    expect(await all.evaluate((el: HTMLInputElement) => el.indeterminate)).toBe(true);
-    await all.click();
-    await page.getByRole("button", { name: "Compare 8" }).waitFor();
-    const none = page.getByRole("checkbox", { name: "Deselect all loaded runs" });
-    expect(await none.isChecked()).toBe(true);
-    expect(await none.evaluate((el: HTMLInputElement) => el.indeterminate)).toBe(false);
-    expect(new URL(page.url()).searchParams.get("sel")?.split(",").sort()).toEqual([...data.runIds].sort());
-    await none.click();
-    await page.getByRole("button", { name: "Compare", exact: true }).waitFor();
+  onFolder(
+    "runs table: select-all ticks every loaded run (a dash for some), select and name stay pinned, dragged widths survive a reload",
+    async () => {
+      const { page, context, problems } = await open(runsUrl());
+      const table = page.getByTestId("runs-table");
+      await table.locator("[role=row][data-run-id]").first().waitFor();
+      const all = page.getByRole("checkbox", { name: "Select all 8 loaded runs" });
+      expect(await all.isChecked()).toBe(false);
+      // One run ticked: the heading's box shows a dash.
+      await table.locator("[role=row][data-run-id] input[type=checkbox]").first().check();
+      expect(await all.evaluate((el: HTMLInputElement) => el.indeterminate)).toBe(true);
+      await all.click();
+      await page.getByRole("button", { name: "Compare 8" }).waitFor();
+      const none = page.getByRole("checkbox", { name: "Deselect all loaded runs" });
+      expect(await none.isChecked()).toBe(true);
+      expect(await none.evaluate((el: HTMLInputElement) => el.indeterminate)).toBe(false);
+      expect(new URL(page.url()).searchParams.get("sel")?.split(",").sort()).toEqual([...data.runIds].sort());
+      await none.click();
+      await page.getByRole("button", { name: "Compare", exact: true }).waitFor();
 
-    // Scrolled sideways, the check box and the run name stay at the left edge.
-    const firstRow = table.locator("[role=row][data-run-id]").first();
-    const before = await firstRow.getByRole("link").boundingBox();
-    await table.evaluate((el) => el.scrollTo({ left: 900 }));
-    await page.waitForFunction(() => document.querySelector("[data-testid=runs-table]")!.scrollLeft > 500);
-    const after = await firstRow.getByRole("link").boundingBox();
-    expect(after!.x).toBeCloseTo(before!.x, 0);
-    const nameHeader = table.getByRole("columnheader", { name: /Run name/ });
-    const tableBox = (await table.boundingBox())!;
-    expect((await nameHeader.boundingBox())!.x).toBeLessThan(tableBox.x + 60);
-    await table.evaluate((el) => el.scrollTo({ left: 0 }));
+      // Scrolled sideways, the check box and the run name stay at the left edge.
+      const firstRow = table.locator("[role=row][data-run-id]").first();
+      const before = await firstRow.getByRole("link").boundingBox();
+      await table.evaluate((el) => el.scrollTo({ left: 900 }));
+      await page.waitForFunction(() => document.querySelector("[data-testid=runs-table]")!.scrollLeft > 500);
+      const after = await firstRow.getByRole("link").boundingBox();
+      expect(after!.x).toBeCloseTo(before!.x, 0);
+      const nameHeader = table.getByRole("columnheader", { name: /Run name/ });
+      const tableBox = (await table.boundingBox())!;
+      expect((await nameHeader.boundingBox())!.x).toBeLessThan(tableBox.x + 60);
+      await table.evaluate((el) => el.scrollTo({ left: 0 }));
 
-    // Drag the Status column's edge 80 px wider; the width comes back after a reload.
-    const status = table.getByRole("columnheader", { name: /Status/ });
-    const widthBefore = (await status.boundingBox())!.width;
-    const handle = (await page.getByRole("separator", { name: "Resize Status" }).boundingBox())!;
-    await page.mouse.move(handle.x + handle.width / 2, handle.y + handle.height / 2);
-    await page.mouse.down();
-    await page.mouse.move(handle.x + 40, handle.y + handle.height / 2, { steps: 4 });
-    await page.mouse.move(handle.x + 80, handle.y + handle.height / 2, { steps: 4 });
-    await page.mouse.up();
-    const widthDragged = (await status.boundingBox())!.width;
-    expect(widthDragged).toBeGreaterThan(widthBefore + 60);
-    await page.reload();
-    await table.locator("[role=row][data-run-id]").first().waitFor();
-    expect(Math.abs((await status.boundingBox())!.width - widthDragged)).toBeLessThan(2);
-    expect(problems).toEqual([]);
-    await context.close();
+      // Drag the Status column's edge 80 px wider; the width comes back after a reload.
+      const status = table.getByRole("columnheader", { name: /Status/ });
+      const widthBefore = (await status.boundingBox())!.width;
+      const handle = (await page.getByRole("separator", { name: "Resize Status" }).boundingBox())!;
+      await page.mouse.move(handle.x + handle.width / 2, handle.y + handle.height / 2);
+      await page.mouse.down();
+      await page.mouse.move(handle.x + 40, handle.y + handle.height / 2, { steps: 4 });
+      await page.mouse.move(handle.x + 80, handle.y + handle.height / 2, { steps: 4 });
+      await page.mouse.up();
+      const widthDragged = (await status.boundingBox())!.width;
+      expect(widthDragged).toBeGreaterThan(widthBefore + 60);
+      await page.reload();
+      await table.locator("[role=row][data-run-id]").first().waitFor();
+      expect(Math.abs((await status.boundingBox())!.width - widthDragged)).toBeLessThan(2);
+      expect(problems).toEqual([]);
+      await context.close();
 
-    await shotThree(`${runsUrl()}&sel=${data.runIds.slice(0, 3).join(",")}`, "runs-select-pinned", async (p) => {
-      await p.getByTestId("runs-table").locator("[role=row][data-run-id]").nth(7).waitFor();
-      await p.getByTestId("runs-table").evaluate((el) => el.scrollTo({ left: 500 }));
-    });
-  });
+      await shotThree(`${runsUrl()}&sel=${data.runIds.slice(0, 3).join(",")}`, "runs-select-pinned", async (p) => {
+        await p.getByTestId("runs-table").locator("[role=row][data-run-id]").nth(7).waitFor();
+        await p.getByTestId("runs-table").evaluate((el) => el.scrollTo({ left: 500 }));
+      });
+    },
+  );
 
-  it("downloads every matching run as CSV, in the table's order and columns, quoted correctly", async () => {
+  onFolder("downloads every matching run as CSV, in the table's order and columns, quoted correctly", async () => {
     const filter = encodeURIComponent("tags.fold != 'none'");
     const { page, context, problems } = await open(
       `/runs?e=${data.manyId}&cols=tags.fold,tags.note&sort=start&asc=1&filter=${filter}`,
@@ -310,7 +319,7 @@ describe("web UI: the runs page's missing pieces (issue 31)", () => {
     await context.close();
   });
 
-  it("shows a run's datasets on its page and as a column, and filters the table by a dataset", async () => {
+  onFolder("shows a run's datasets on its page and as a column, and filters the table by a dataset", async () => {
     const { page, context, problems } = await open(runsUrl());
     const table = page.getByTestId("runs-table");
     await table.locator("[role=row][data-run-id]").first().waitFor();
@@ -351,84 +360,90 @@ describe("web UI: the runs page's missing pieces (issue 31)", () => {
     });
   });
 
-  it("shows a run's logged images as a grid of thumbnails loaded as they scroll into view; a click opens one", async () => {
-    const { page, context, problems } = await open(`/runs/${data.imageRun}`, { width: 1280 });
-    const fetched = new Set<string>();
-    page.on("request", (r) => {
-      const u = new URL(r.url());
-      if (u.pathname === "/get-artifact") fetched.add(u.searchParams.get("path") ?? "");
-    });
-    const grid = page.getByRole("region", { name: "Images" });
-    await grid.getByRole("heading", { name: `Images (${IMAGES + 1})` }).waitFor();
-    expect(await grid.getByRole("button").count()).toBe(IMAGES + 1);
-    // Lazy: with the grid below the fold, few or no thumbnails are fetched yet.
-    const early = [...fetched].filter((p) => p.endsWith(".png")).length;
-    expect(early).toBeLessThan(IMAGES);
-    await expect
-      .poll(async () => {
-        await grid.getByRole("heading", { name: /Images/ }).scrollIntoViewIfNeeded();
-        return grid.locator('img[alt="plots/epoch-00.png"]').count();
-      })
-      .toBe(1);
-    await grid.locator('img[alt="roc.svg"]').waitFor();
-    await shot(page, "run-images-grid-partial");
-    await grid.getByRole("button", { name: "Open plots/epoch-05.png" }).click();
-    const preview = page.getByRole("region", { name: "Preview of plots/epoch-05.png" });
-    await preview.getByRole("img", { name: "plots/epoch-05.png" }).waitFor();
-    expect(new URL(page.url()).searchParams.get("artifact")).toBe("plots/epoch-05.png");
-    expect(problems).toEqual([]);
-    await context.close();
-
-    await shotThree(`/runs/${data.imageRun}`, "run-images", async (p) => {
-      const g = p.getByRole("region", { name: "Images" });
-      await g.getByRole("heading", { name: /Images/ }).waitFor();
-      // Charts above may still grow and push the grid down: scroll until the thumbnails show.
+  preview(
+    "shows a run's logged images as a grid of thumbnails loaded as they scroll into view; a click opens one",
+    async () => {
+      const { page, context, problems } = await open(`/runs/${data.imageRun}`, { width: 1280 });
+      const fetched = new Set<string>();
+      page.on("request", (r) => {
+        const u = new URL(r.url());
+        if (u.pathname === "/get-artifact") fetched.add(u.searchParams.get("path") ?? "");
+      });
+      const grid = page.getByRole("region", { name: "Images" });
+      await grid.getByRole("heading", { name: `Images (${IMAGES + 1})` }).waitFor();
+      expect(await grid.getByRole("button").count()).toBe(IMAGES + 1);
+      // Lazy: with the grid below the fold, few or no thumbnails are fetched yet.
+      const early = [...fetched].filter((p) => p.endsWith(".png")).length;
+      expect(early).toBeLessThan(IMAGES);
       await expect
         .poll(async () => {
-          await g.getByRole("heading", { name: /Images/ }).scrollIntoViewIfNeeded();
-          return g.locator('img[alt="plots/epoch-02.png"]').count();
+          await grid.getByRole("heading", { name: /Images/ }).scrollIntoViewIfNeeded();
+          return grid.locator('img[alt="plots/epoch-00.png"]').count();
         })
         .toBe(1);
-      await g.locator('img[alt="plots/epoch-00.png"]').waitFor();
-    });
-  });
+      await grid.locator('img[alt="roc.svg"]').waitFor();
+      await shot(page, "run-images-grid-partial");
+      await grid.getByRole("button", { name: "Open plots/epoch-05.png" }).click();
+      const preview = page.getByRole("region", { name: "Preview of plots/epoch-05.png" });
+      await preview.getByRole("img", { name: "plots/epoch-05.png" }).waitFor();
+      expect(new URL(page.url()).searchParams.get("artifact")).toBe("plots/epoch-05.png");
+      expect(problems).toEqual([]);
+      await context.close();
 
-  it("shows the MLmodel file as a model (flavours, signature, input example), with the raw text a click away", async () => {
-    const url = `/runs/${data.imageRun}?artifact=model/MLmodel`;
-    const { page, context, problems } = await open(url);
-    const preview = page.getByRole("region", { name: "Preview of model/MLmodel" });
-    await preview.getByRole("table", { name: "Flavor sklearn" }).waitFor();
-    expect(await preview.getByRole("table", { name: "Flavor python_function" }).getByRole("row").count()).toBe(5);
-    const inputs = preview.getByRole("table", { name: "Signature inputs" });
-    expect(await inputs.getByRole("row").allTextContents()).toEqual([
-      "NameTypeDetails",
-      "amountdoublerequired",
-      "countrystringrequired",
-      "account_age_dayslongoptional",
-    ]);
-    expect(await preview.getByRole("table", { name: "Signature outputs" }).getByRole("row").nth(1).textContent()).toBe(
-      "(unnamed)tensor of float64shape [-1]",
-    );
-    const example = preview.getByRole("table", { name: "Input example" });
-    await example.getByRole("cell", { name: "129.5" }).waitFor();
-    expect(await example.getByRole("row").count()).toBe(3);
-    await preview.getByRole("button", { name: "Raw text" }).click();
-    expect(await preview.locator("pre").textContent()).toContain("loader_module: mlflow.sklearn");
-    await preview.getByRole("button", { name: "Model view" }).click();
-    await preview.getByRole("table", { name: "Flavor sklearn" }).waitFor();
-    expect(problems).toEqual([]);
-    await context.close();
+      await shotThree(`/runs/${data.imageRun}`, "run-images", async (p) => {
+        const g = p.getByRole("region", { name: "Images" });
+        await g.getByRole("heading", { name: /Images/ }).waitFor();
+        // Charts above may still grow and push the grid down: scroll until the thumbnails show.
+        await expect
+          .poll(async () => {
+            await g.getByRole("heading", { name: /Images/ }).scrollIntoViewIfNeeded();
+            return g.locator('img[alt="plots/epoch-02.png"]').count();
+          })
+          .toBe(1);
+        await g.locator('img[alt="plots/epoch-00.png"]').waitFor();
+      });
+    },
+  );
 
-    await shotThree(url, "run-mlmodel", async (p) => {
-      const pv = p.getByRole("region", { name: "Preview of model/MLmodel" });
-      await pv.getByRole("table", { name: "Input example" }).getByRole("cell", { name: "129.5" }).waitFor();
-      // At 390 px the preview takes the whole width, below the tree (not a squeezed second column).
-      if ((p.viewportSize()?.width ?? 0) <= 390) expect((await pv.boundingBox())!.width).toBeGreaterThan(300);
-      await pv.scrollIntoViewIfNeeded();
-    });
-  });
+  preview(
+    "shows the MLmodel file as a model (flavours, signature, input example), with the raw text a click away",
+    async () => {
+      const url = `/runs/${data.imageRun}?artifact=model/MLmodel`;
+      const { page, context, problems } = await open(url);
+      const preview = page.getByRole("region", { name: "Preview of model/MLmodel" });
+      await preview.getByRole("table", { name: "Flavor sklearn" }).waitFor();
+      expect(await preview.getByRole("table", { name: "Flavor python_function" }).getByRole("row").count()).toBe(5);
+      const inputs = preview.getByRole("table", { name: "Signature inputs" });
+      expect(await inputs.getByRole("row").allTextContents()).toEqual([
+        "NameTypeDetails",
+        "amountdoublerequired",
+        "countrystringrequired",
+        "account_age_dayslongoptional",
+      ]);
+      expect(
+        await preview.getByRole("table", { name: "Signature outputs" }).getByRole("row").nth(1).textContent(),
+      ).toBe("(unnamed)tensor of float64shape [-1]");
+      const example = preview.getByRole("table", { name: "Input example" });
+      await example.getByRole("cell", { name: "129.5" }).waitFor();
+      expect(await example.getByRole("row").count()).toBe(3);
+      await preview.getByRole("button", { name: "Raw text" }).click();
+      expect(await preview.locator("pre").textContent()).toContain("loader_module: mlflow.sklearn");
+      await preview.getByRole("button", { name: "Model view" }).click();
+      await preview.getByRole("table", { name: "Flavor sklearn" }).waitFor();
+      expect(problems).toEqual([]);
+      await context.close();
 
-  it("switches the theme from the header, remembers it, and applies it before the page is drawn", async () => {
+      await shotThree(url, "run-mlmodel", async (p) => {
+        const pv = p.getByRole("region", { name: "Preview of model/MLmodel" });
+        await pv.getByRole("table", { name: "Input example" }).getByRole("cell", { name: "129.5" }).waitFor();
+        // At 390 px the preview takes the whole width, below the tree (not a squeezed second column).
+        if ((p.viewportSize()?.width ?? 0) <= 390) expect((await pv.boundingBox())!.width).toBeGreaterThan(300);
+        await pv.scrollIntoViewIfNeeded();
+      });
+    },
+  );
+
+  onFolder("switches the theme from the header, remembers it, and applies it before the page is drawn", async () => {
     const { page, context, problems } = await open(`/runs?e=${data.experimentId}`, { scheme: "light" });
     // Recorded when <body> first appears: the theme must already be set then (no flash).
     await context.addInitScript(`new MutationObserver((_, observer) => {
@@ -460,7 +475,7 @@ describe("web UI: the runs page's missing pieces (issue 31)", () => {
     await context.close();
   });
 
-  it("names the experiment and the source run on the logged-model page", async () => {
+  onFolder("names the experiment and the source run on the logged-model page", async () => {
     await shotThree(`/logged-models/${data.modelId}`, "logged-model-names", async (p) => {
       await p.getByRole("link", { name: "← Logged models of churn-model" }).waitFor();
       const source = p.getByRole("link", { name: "gbm-00-with-a-long-descriptive-name" });

@@ -2,6 +2,7 @@ import {
   DeleteObjectsCommand,
   GetObjectCommand,
   ListObjectsV2Command,
+  PutObjectCommand,
   type ListObjectsV2CommandOutput,
   S3Client,
 } from "@aws-sdk/client-s3";
@@ -26,6 +27,17 @@ export function databaseAndStoreCases<D extends string>(databases: D[]): [D, Tes
   return databases.flatMap((db) => testArtifactStores().map((store): [D, TestArtifactStore] => [db, store]));
 }
 
+/**
+ * Every database with a local folder, and S3 once (with the first database) when TEST_S3_URL is set:
+ * for suites too long to run on every pair (the web UI's end-to-end tests).
+ */
+export function storeCasesOnce<D extends string>(databases: D[]): [D, TestArtifactStore][] {
+  const cases = databases.map((db): [D, TestArtifactStore] => [db, "folder"]);
+  const first = databases[0];
+  if (first !== undefined && testArtifactStores().includes("s3")) cases.push([first, "s3"]);
+  return cases;
+}
+
 /** A fresh place for one server's artifacts: a prefix of its own in the test bucket. */
 export function artifactStoreConfig(kind: TestArtifactStore): Partial<TrackerConfig> {
   if (kind === "folder") return {};
@@ -46,6 +58,8 @@ export interface StoredArtifacts {
   files(dir: string): Promise<string[]>;
   /** The bytes of a file, or undefined when there is none. */
   read(file: string): Promise<Buffer | undefined>;
+  /** Stores a file straight into the store, past the server (to seed large folders quickly). */
+  write(file: string, body: Buffer | string): Promise<void>;
   /** Removes everything (a server's S3 prefix; a folder goes with the server's data dir). */
   clear(): Promise<void>;
 }
@@ -95,6 +109,11 @@ export function storedArtifacts(destination: string): StoredArtifacts {
         const full = path.join(destination, file);
         return fs.existsSync(full) ? fs.readFileSync(full) : undefined;
       },
+      async write(file, body) {
+        const full = path.join(destination, file);
+        fs.mkdirSync(path.dirname(full), { recursive: true });
+        fs.writeFileSync(full, body);
+      },
       async clear() {},
     };
   }
@@ -113,6 +132,9 @@ export function storedArtifacts(destination: string): StoredArtifacts {
         if ((err as { name?: string }).name === "NoSuchKey") return undefined;
         throw err;
       }
+    },
+    async write(file, body) {
+      await testS3Client().send(new PutObjectCommand({ Bucket: bucket, Key: key(file), Body: body }));
     },
     async clear() {
       const keys = await s3Keys(bucket, `${prefix}/`);

@@ -9,6 +9,7 @@ export {
 export {
   testArtifactStores,
   databaseAndStoreCases,
+  storeCasesOnce,
   artifactStoreConfig,
   artifactStoreFlags,
   storedArtifacts,

@@ -54,7 +54,7 @@ async function timed<T>(work: () => Promise<T>): Promise<{ value: T; seconds: nu
 }
 
 /** A file of `bytes` made of one random MiB repeated (cheap to make, not compressible within a MiB). */
-async function makeFile(file: string, bytes: number): Promise<void> {
+export async function makeFile(file: string, bytes: number): Promise<void> {
   const block = Buffer.alloc(MIB);
   for (let i = 0; i < block.length; i += 4) block.writeUInt32LE((Math.random() * 2 ** 32) >>> 0, i);
   const out = createWriteStream(file);
@@ -65,7 +65,7 @@ async function makeFile(file: string, bytes: number): Promise<void> {
   await new Promise<void>((resolve, reject) => out.end((err?: Error | null) => (err ? reject(err) : resolve())));
 }
 
-function putFile(url: string, file: string, bytes: number): Promise<void> {
+export function putFile(url: string, file: string, bytes: number): Promise<void> {
   return new Promise((resolve, reject) => {
     const req = http.request(url, { method: "PUT", headers: { "Content-Length": bytes } }, (res) => {
       res.resume();
@@ -91,7 +91,8 @@ function getFile(url: string, file: string): Promise<void> {
   });
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+/** The middle value (the upper one of an even count). */
+export const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 export async function runArtifactBench(options: ArtifactBenchOptions): Promise<ArtifactBenchResult> {
   const { log } = options;
@@ -196,12 +197,20 @@ export function artifactTargets(r: ArtifactBenchResult): TargetCheck[] {
   return checks;
 }
 
-export const ARTIFACT_SECTION_START = "<!-- artifact-bench:start -->";
-export const ARTIFACT_SECTION_END = "<!-- artifact-bench:end -->";
+/** The comments around a section of docs/benchmarks.md that one bench script replaces alone. */
+export interface SectionMarkers {
+  start: string;
+  end: string;
+}
+
+export const ARTIFACT_MARKERS: SectionMarkers = {
+  start: "<!-- artifact-bench:start -->",
+  end: "<!-- artifact-bench:end -->",
+};
 
 /** The section of docs/benchmarks.md, between markers so that `pnpm bench:artifacts` can replace it alone. */
 export function artifactMarkdown(r: ArtifactBenchResult, command: string): string {
-  const lines = [ARTIFACT_SECTION_START, "## Artifact service", ""];
+  const lines = [ARTIFACT_MARKERS.start, "## Artifact service", ""];
   lines.push(
     `Measured by \`${command}\` on ${r.startedAt.toISOString()}; load average (1, 5, 15 min) at the start ${r.loadAverageStart.map((x) => x.toFixed(2)).join(", ")}, at the end ${r.loadAverage.map((x) => x.toFixed(2)).join(", ")}.`,
     r.loadAverageStart[0]! > os.availableParallelism()
@@ -235,15 +244,27 @@ export function artifactMarkdown(r: ArtifactBenchResult, command: string): strin
     "|---|---|---|",
   );
   for (const c of artifactTargets(r)) lines.push(`| ${c.target} | ${c.measured} | ${c.met ? "yes" : "**no**"} |`);
-  lines.push("", ARTIFACT_SECTION_END);
+  lines.push("", ARTIFACT_MARKERS.end);
   return lines.join("\n");
 }
 
-/** Puts the section into an existing report (replacing an earlier one), or appends it. */
-export function spliceArtifactSection(report: string, section: string): string {
-  const start = report.indexOf(ARTIFACT_SECTION_START);
-  const end = report.indexOf(ARTIFACT_SECTION_END);
-  if (start !== -1 && end > start)
-    return report.slice(0, start) + section + report.slice(end + ARTIFACT_SECTION_END.length);
+/**
+ * Puts a section into an existing report: in place of an earlier one between the same markers, else
+ * after the section that `after` marks (when there is one), else at the end.
+ */
+export function spliceSection(
+  report: string,
+  section: string,
+  markers: SectionMarkers,
+  after?: SectionMarkers,
+): string {
+  const start = report.indexOf(markers.start);
+  const end = report.indexOf(markers.end);
+  if (start !== -1 && end > start) return report.slice(0, start) + section + report.slice(end + markers.end.length);
+  const previous = after ? report.indexOf(after.end) : -1;
+  if (after && previous !== -1) {
+    const at = previous + after.end.length;
+    return `${report.slice(0, at)}\n\n${section}${report.slice(at)}`;
+  }
   return `${report.trimEnd()}\n\n${section}\n`;
 }

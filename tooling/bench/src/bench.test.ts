@@ -60,11 +60,21 @@ describe.skipIf(!runnable)("pnpm bench --quick", () => {
     expect(result.artifacts?.upload.bytesPerSecond).toBeGreaterThan(0);
     expect(result.artifacts?.download.rss?.peakBytes).toBeGreaterThan(0);
     expect(result.artifacts?.small.rounds).toHaveLength(2);
+    // The S3 section, when an S3 server is at hand (CI's throwaway radosgw): every step, small sizes.
+    if (process.env.TEST_S3_URL) {
+      const s3 = result.s3;
+      if (!s3 || "skipped" in s3) throw new Error(`the S3 section did not run: ${s3?.skipped}`);
+      expect(s3.upload.tracker.bytesPerSecond).toBeGreaterThan(0);
+      expect(s3.download.direct.bytesPerSecond).toBeGreaterThan(0);
+      expect(s3.small.tracker).toHaveLength(2);
+      expect(s3.listing.direct).toHaveLength(2);
+    }
 
     const checks = checkTargets(result);
     expect(checks.map((c) => c.target).join("\n")).toMatch(/log-batch ingest/);
     expect(checks.map((c) => c.target).join("\n")).toMatch(/artifact upload of 16 MiB/);
     expect(checks.map((c) => c.target).join("\n")).toMatch(/calibration/);
+    if (process.env.TEST_S3_URL) expect(checks.map((c) => c.target).join("\n")).toMatch(/S3 upload of 16 MiB/);
     expect(consoleReport(result)).toMatch(/runs\/search/);
     const out = fs.mkdtempSync(path.join(os.tmpdir(), "tracker-bench-report-"));
     try {
@@ -73,11 +83,12 @@ describe.skipIf(!runnable)("pnpm bench --quick", () => {
       expect(markdown).toMatch(/Load average at start/);
       expect(markdown).toMatch(/\| runs\/search \|/);
       expect(markdown).toMatch(/## Artifact service/);
+      if (process.env.TEST_S3_URL) expect(markdown).toMatch(/## S3 artifact store/);
       expect(fs.readFileSync(path.join(out, "benchmarks", "explain-runs-search.txt"), "utf8")).toMatch(
         /Execution Time/,
       );
     } finally {
       fs.rmSync(out, { recursive: true, force: true });
     }
-  }, 180_000);
+  }, 240_000); // (the S3 section adds about 20 s on a busy machine)
 });

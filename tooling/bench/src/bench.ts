@@ -13,6 +13,7 @@ import { startCluster, type Cluster } from "./postgres.js";
 import { CALIBRATION, CAPTURE_N, scenarios as defineScenarios, type Scenario } from "./scenarios.js";
 import { seed } from "./seed.js";
 import { runArtifactBench, type ArtifactBenchResult } from "./artifacts.js";
+import { runS3Bench, type S3BenchResult, type S3BenchSkipped } from "./s3-artifacts.js";
 import { runEmbeddedPass, type EmbeddedResult } from "./embedded.js";
 import {
   measureCpu,
@@ -99,6 +100,8 @@ export interface BenchResult {
   explain?: { sql: string; params: Array<string | null>; plan: string };
   startup?: StartupResult;
   artifacts?: ArtifactBenchResult;
+  /** The artifact service on S3 against the AWS SDK on the same server (or why it was skipped). */
+  s3?: S3BenchResult | S3BenchSkipped;
   /** The same scenarios on the embedded default. */
   embedded?: EmbeddedResult;
   /** The same scenarios over HTTP on another build (`--baseline`), measured after this build's. */
@@ -307,9 +310,15 @@ export async function runBench(options: BenchOptions): Promise<BenchResult> {
       log("");
       artifacts = await runArtifactBench({ quick: options.quick, log });
     }
+    let s3: BenchResult["s3"];
+    if (pick("s3-artifacts")) {
+      log("");
+      s3 = await runS3Bench({ quick: options.quick, log });
+    }
 
     return {
       artifacts,
+      s3,
       quick: options.quick,
       sizes,
       load,

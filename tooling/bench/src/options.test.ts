@@ -1,7 +1,14 @@
 import path from "node:path";
 import { CommanderError } from "commander";
 import { describe, expect, it } from "vitest";
-import { benchCommand, parseArtifactBenchArgs, parseBenchArgs, parseProfileArgs, profileCommand } from "./options.js";
+import {
+  artifactBenchCommand,
+  benchCommand,
+  parseArtifactBenchArgs,
+  parseBenchArgs,
+  parseProfileArgs,
+  profileCommand,
+} from "./options.js";
 import { DOCS_DIR } from "./paths.js";
 
 /** Parses without ending the process: commander throws instead and writes nothing. */
@@ -76,9 +83,19 @@ describe("pnpm bench options", () => {
 
 describe("the other bench scripts' options", () => {
   it("bench:artifacts writes unless --quick or --no-write", () => {
-    expect(parseArtifactBenchArgs([])).toEqual({ quick: false, write: true });
-    expect(parseArtifactBenchArgs(["--quick"])).toEqual({ quick: true, write: false });
-    expect(parseArtifactBenchArgs(["--", "--no-write"])).toEqual({ quick: false, write: false });
+    const both = ["folder", "s3"];
+    expect(parseArtifactBenchArgs([])).toEqual({ quick: false, write: true, stores: both });
+    expect(parseArtifactBenchArgs(["--quick"])).toEqual({ quick: true, write: false, stores: both });
+    expect(parseArtifactBenchArgs(["--", "--no-write"])).toEqual({ quick: false, write: false, stores: both });
+    expect(parseArtifactBenchArgs(["--stores", "s3"])).toEqual({ quick: false, write: true, stores: ["s3"] });
+    expect(() =>
+      parseArtifactBenchArgs(
+        ["--stores", "tape"],
+        artifactBenchCommand()
+          .exitOverride()
+          .configureOutput({ writeErr: () => undefined }),
+      ),
+    ).toThrow(/folder and\/or s3/);
   });
 
   it("profile defaults to log-metric for 10 seconds", () => {

@@ -21,9 +21,13 @@ export interface BenchArgs {
   baselineCli?: string;
 }
 
+/** Where the artifact bench measures the artifact service: a local folder, S3, or both. */
+export type ArtifactBenchStore = "folder" | "s3";
+
 export interface ArtifactBenchArgs {
   quick: boolean;
   write: boolean;
+  stores: ArtifactBenchStore[];
 }
 
 export interface ProfileArgs {
@@ -109,18 +113,33 @@ export function parseBenchArgs(argv: readonly string[], command = benchCommand()
   };
 }
 
+const STORES: readonly ArtifactBenchStore[] = ["folder", "s3"];
+
+function storeList(raw: string): ArtifactBenchStore[] {
+  const stores = raw.split(",").filter(Boolean);
+  for (const s of stores)
+    if (!STORES.includes(s as ArtifactBenchStore)) throw new InvalidArgumentError(`needs ${STORES.join(" and/or ")}`);
+  return stores as ArtifactBenchStore[];
+}
+
 export function artifactBenchCommand(): Command {
   return new Command("pnpm bench:artifacts")
-    .description("the artifact service's benchmark alone; replaces its section of docs/benchmarks.md")
-    .option("--quick", "smoke run: a 16 MiB file instead of 2 GiB, 2 rounds; writes nothing")
+    .description(
+      "the artifact service's benchmarks alone (a local folder, and S3: TEST_S3_URL, AWS_ENDPOINT_URL or a throwaway " +
+        "Ceph radosgw); replaces their sections of docs/benchmarks.md",
+    )
+    .option("--quick", "smoke run: 16 MiB files instead of 2 GiB (folder) and 1 GiB (S3), 2 rounds; writes nothing")
+    .option("--stores <folder,s3>", "the stores to measure (default both)", storeList)
     .option("--no-write", "print only")
     .showHelpAfterError();
 }
 
 export function parseArtifactBenchArgs(argv: readonly string[], command = artifactBenchCommand()): ArtifactBenchArgs {
-  const o = command.parse(withoutSeparator(argv), { from: "user" }).opts<{ quick?: true; write: boolean }>();
+  const o = command
+    .parse(withoutSeparator(argv), { from: "user" })
+    .opts<{ quick?: true; write: boolean; stores?: ArtifactBenchStore[] }>();
   const quick = o.quick === true;
-  return { quick, write: o.write && !quick };
+  return { quick, write: o.write && !quick, stores: o.stores ?? [...STORES] };
 }
 
 export function profileCommand(): Command {

@@ -3,6 +3,7 @@ import type { CpuReport } from "./server-process.js";
 import { CALIBRATION } from "./scenarios.js";
 import { TARGETS } from "./settings.js";
 import { artifactMarkdown, artifactTargets } from "./artifacts.js";
+import { s3BenchSkipped, s3Markdown, s3Targets } from "./s3-artifacts.js";
 import { embeddedMarkdown, embeddedTargets } from "./embedded-report.js";
 import { cpuPerRequestMarkdown, cpuPerRequestTargets } from "./cpu-per-request.js";
 import { mib, ms, rate, ratio } from "./format.js";
@@ -55,6 +56,7 @@ export function checkTargets(result: BenchResult): TargetCheck[] {
     });
   }
   if (result.artifacts) checks.push(...artifactTargets(result.artifacts));
+  if (result.s3 && !s3BenchSkipped(result.s3)) checks.push(...s3Targets(result.s3));
   checks.push(...embeddedTargets(result));
   checks.push(...cpuPerRequestTargets(result));
   for (const r of result.results) {
@@ -331,6 +333,7 @@ export function markdownReport(result: BenchResult, command: string): string {
   lines.push(...embeddedMarkdown(result));
 
   if (result.artifacts) lines.push(artifactMarkdown(result.artifacts, command), "");
+  if (result.s3) lines.push(s3Markdown(result.s3, command), "");
 
   lines.push("## Data", "");
   lines.push(

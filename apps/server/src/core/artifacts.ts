@@ -7,7 +7,7 @@ import { invalidParameter, notFound, TrackerError } from "./errors.js";
 import type { Page } from "./model.js";
 import { getRun } from "./runs.js";
 import { getModelVersion } from "./registry/model-versions.js";
-import { decodeOffsetToken, encodeOffsetToken } from "../search/page-token.js";
+import { decodeCursorToken, encodeCursorToken } from "../search/page-token.js";
 import { findRunRow } from "../store/runs.js";
 import {
   baseName,
@@ -183,7 +183,10 @@ const toRecord = (prefix: string, e: ArtifactEntry): FileInfoRecord => {
   return e.isDir ? { path: entryPath, isDir: true } : { path: entryPath, isDir: false, fileSize: e.size };
 };
 
-/** artifacts/list of every revision: one level, run-relative paths, pages of ARTIFACT_PAGE_SIZE. */
+/**
+ * artifacts/list of every revision: one level, run-relative paths, pages of ARTIFACT_PAGE_SIZE; a
+ * page costs the store one page's work (the token holds the store's cursor).
+ */
 export async function listArtifacts(
   services: Services,
   runId: string,
@@ -192,13 +195,11 @@ export async function listArtifacts(
 ): Promise<{ rootUri: string; page: Page<FileInfoRecord> }> {
   const relative = checkArtifactPath(relativePath ?? "");
   const { rootUri, location } = await runLocation(services, runId);
-  const offset = pageToken ? decodeOffsetToken(pageToken) : 0;
+  const cursor = pageToken ? decodeCursorToken(pageToken) : undefined;
   if (!location) return { rootUri, page: { items: [] } };
-  const entries = (await location.store.list(joinArtifactPath(location.path, relative))) ?? [];
-  const items = entries.slice(offset, offset + ARTIFACT_PAGE_SIZE).map((e) => toRecord(relative, e));
-  const next =
-    offset + ARTIFACT_PAGE_SIZE < entries.length ? encodeOffsetToken(offset + ARTIFACT_PAGE_SIZE) : undefined;
-  return { rootUri, page: { items, nextPageToken: next } };
+  const page = await location.store.listPage(joinArtifactPath(location.path, relative), ARTIFACT_PAGE_SIZE, cursor);
+  const items = (page?.entries ?? []).map((e) => toRecord(relative, e));
+  return { rootUri, page: { items, ...(page?.next ? { nextPageToken: encodeCursorToken(page.next) } : {}) } };
 }
 
 /**

@@ -2,12 +2,20 @@ import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { holdRequest, rawRequest, useTestServer } from "@tracker/testing";
+import {
+  artifactStoreConfig,
+  holdRequest,
+  rawRequest,
+  storedArtifacts,
+  testArtifactStores,
+  useTestServer,
+} from "@tracker/testing";
 
 /**
  * What one server process takes on at once (issue 28, items 3 and 6): bodies that stall are cut
  * after the body timeout while slow bodies that move are not; beyond the in-flight bound clients
- * get 503 with Retry-After, the health probes excepted; text that cannot be stored is refused.
+ * get 503 with Retry-After, the health probes excepted; text that cannot be stored is refused. The
+ * upload cases run with the artifacts in a local folder and, when TEST_S3_URL is set, in S3.
  */
 
 const A = "/api/2.0/mlflow-artifacts/artifacts";
@@ -60,8 +68,22 @@ function trickle(port: number, target: string, pieces: number, size: number, eve
   });
 }
 
-describe("body timeout (an idle limit, not a total one)", () => {
-  const suite = useTestServer("pglite", { bodyTimeoutMs: BODY_TIMEOUT_MS });
+describe.each(testArtifactStores())("body timeout (an idle limit, not a total one), %s store", (store) => {
+  const suite = useTestServer("pglite", { bodyTimeoutMs: BODY_TIMEOUT_MS, ...artifactStoreConfig(store) });
+  const stored = () => storedArtifacts(suite.server.config.artifactsDestination);
+  /** Every file the server keeps: on disk beside its database (a folder store, its upload temporaries), and in S3. */
+  const kept = async () => {
+    const onDisk = fs
+      .readdirSync(suite.server.dataDir, { recursive: true })
+      .map(String)
+      .filter(
+        (f) =>
+          !f.startsWith("pgdata") &&
+          fs.statSync(path.join(suite.server.dataDir, f), { throwIfNoEntry: false })?.isFile(),
+      );
+    const inS3 = store === "s3" ? (await stored().files("")).map((f) => `s3:${f}`) : [];
+    return [...onDisk, ...inS3];
+  };
 
   it("closes the connection of a JSON body that stalls, and of an upload that stalls, leaving no file", async () => {
     // The first request through MLflow's paths compiles their validator (seconds on a busy machine,
@@ -74,25 +96,16 @@ describe("body timeout (an idle limit, not a total one)", () => {
       expect(after).toBeGreaterThanOrEqual(BODY_TIMEOUT_MS - 50);
       expect(after).toBeLessThan(BODY_TIMEOUT_MS * 1.25 + 1500);
     }
-    const files = () =>
-      fs
-        .readdirSync(suite.server.dataDir, { recursive: true })
-        .map(String)
-        .filter(
-          (f) =>
-            !f.startsWith("pgdata") &&
-            fs.statSync(path.join(suite.server.dataDir, f), { throwIfNoEntry: false })?.isFile(),
-        );
-    // The upload's temporary file goes as soon as the server has seen the connection close.
-    for (let i = 0; i < 100 && files().length > 1; i++) await new Promise((r) => setTimeout(r, 20));
-    expect(files()).toEqual([path.join("artifacts", "1", "warm.txt")]);
+    // The upload's temporary file (or S3 upload) goes as soon as the server has seen the connection close.
+    for (let i = 0; i < 100 && (await kept()).length > 1; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(await kept()).toEqual([store === "s3" ? "s3:1/warm.txt" : path.join("artifacts", "1", "warm.txt")]);
   });
 
   it("never cuts a slow body that moves: a byte burst every half body timeout for 5 body timeouts", async () => {
     const pieces = 10;
     const answer = await trickle(suite.server.port, `${A}/1/slow.bin`, pieces, 100, BODY_TIMEOUT_MS / 2);
     expect(answer.status, answer.text).toBe(200);
-    expect(fs.statSync(path.join(suite.server.dataDir, "artifacts", "1", "slow.bin")).size).toBe(pieces * 100);
+    expect((await stored().read("1/slow.bin"))?.length).toBe(pieces * 100);
   });
 
   it("leaves requests without a body and complete bodies alone, however long they are kept", async () => {
@@ -109,9 +122,9 @@ describe("body timeout (an idle limit, not a total one)", () => {
   });
 });
 
-describe("in-flight bound", () => {
+describe.each(testArtifactStores())("in-flight bound, %s store", (store) => {
   const MAX = 3;
-  const suite = useTestServer("pglite", { maxInFlightRequests: MAX });
+  const suite = useTestServer("pglite", { maxInFlightRequests: MAX, ...artifactStoreConfig(store) });
   const create = (name: string) => JSON.stringify({ name });
 
   it("answers 503 TEMPORARILY_UNAVAILABLE with Retry-After beyond the bound, keeps the health probes open, and recovers", async () => {
@@ -134,6 +147,7 @@ describe("in-flight bound", () => {
     const upload = await rawRequest(suite.server.port, "PUT", `${A}/1/over.bin`, { "Content-Length": 1 << 20 });
     expect(upload?.status).toBe(503);
     expect(upload?.headers.connection).toBe("close");
+    expect(await storedArtifacts(suite.server.config.artifactsDestination).read("1/over.bin")).toBeUndefined();
     for (const probe of ["/health", "/health/live", "/health/ready"])
       expect((await fetch(`${suite.url}${probe}`)).status, probe).toBe(200);
     const finished = await Promise.all(held.map((h) => h.finish()));

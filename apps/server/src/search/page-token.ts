@@ -10,7 +10,8 @@
  *   the query it came from. `o`, when the search gives one, is the order's signature, so that a
  *   token used with another order_by says so. `k` holds the last returned row's sort values as
  *   PostgreSQL's text output (keyset.ts).
- * - Offset tokens (artifact listings): `{"offset":N}`.
+ * - Offset tokens: `{"offset":N}`.
+ * - Cursor tokens (artifact listings): `{"cursor":"<the artifact store's own cursor>"}`.
  */
 import { createHash } from "node:crypto";
 import { invalidParameter } from "../errors.js";
@@ -53,6 +54,17 @@ export function decodeOffsetToken(token: string): number {
   const { offset } = decodeToken(token);
   if (typeof offset !== "number" || !Number.isSafeInteger(offset) || offset < 0) throw invalidToken();
   return offset;
+}
+
+export function encodeCursorToken(cursor: string): string {
+  return encodeToken({ cursor });
+}
+
+/** The store cursor inside a cursor token (the store checks the cursor itself). */
+export function decodeCursorToken(token: string): string {
+  const { cursor } = decodeToken(token);
+  if (typeof cursor !== "string" || cursor.length === 0) throw invalidToken();
+  return cursor;
 }
 
 /**

@@ -22,6 +22,13 @@ export interface ArtifactEntry {
   size?: number;
 }
 
+/** One page of a directory's entries. */
+export interface ArtifactPage {
+  entries: ArtifactEntry[];
+  /** Where the next page starts (the store's own cursor, opaque to callers), when more entries follow. */
+  next?: string;
+}
+
 export interface WriteOptions {
   /** The body's announced length (Content-Length): a body of any other length is refused. */
   expectedLength?: number;
@@ -37,6 +44,12 @@ export interface ArtifactStore {
   stat(path: ArtifactPath): Promise<ArtifactStat | undefined>;
   /** One level of a directory, sorted by name; undefined when the path is not a directory. */
   list(path: ArtifactPath): Promise<ArtifactEntry[] | undefined>;
+  /**
+   * At most `limit` entries of one level of a directory, from `cursor` (the `next` of an earlier page) on, each
+   * page sorted by name; undefined when the path is not a directory. Each page costs the store about one
+   * page's work, however far into the directory it lies. INVALID_PARAMETER_VALUE for a cursor it did not make.
+   */
+  listPage(path: ArtifactPath, limit: number, cursor?: string): Promise<ArtifactPage | undefined>;
   /** The file's bytes, or those from `start` to `end` (inclusive). */
   read(path: ArtifactPath, range?: { start: number; end: number }): Promise<Readable>;
   /**

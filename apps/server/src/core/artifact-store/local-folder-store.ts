@@ -5,7 +5,7 @@ import type { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { invalidParameter, TrackerError } from "../errors.js";
 import type { ArtifactPath } from "./artifact-path.js";
-import type { ArtifactEntry, ArtifactStat, ArtifactStore, WriteOptions } from "./artifact-store.js";
+import type { ArtifactEntry, ArtifactPage, ArtifactStat, ArtifactStore, WriteOptions } from "./artifact-store.js";
 import { meteredUpload, refuseAnnouncedTooLarge } from "./metered-upload.js";
 import {
   INNER_UPLOAD_FOLDER,
@@ -151,6 +151,16 @@ export class LocalFolderStore implements ArtifactStore {
       entries.push(info.isDirectory() ? { name, isDir: true } : { name, isDir: false, size: info.size });
     }
     return entries;
+  }
+
+  /** A page of `list` (a folder is read whole for each page); the cursor is the offset of the page's first entry. */
+  async listPage(p: ArtifactPath, limit: number, cursor?: string): Promise<ArtifactPage | undefined> {
+    if (cursor !== undefined && !/^(0|[1-9]\d{0,14})$/.test(cursor)) throw invalidParameter("Invalid page token");
+    const entries = await this.list(p);
+    if (!entries) return undefined;
+    const offset = Number(cursor ?? 0);
+    const end = offset + limit;
+    return { entries: entries.slice(offset, end), ...(end < entries.length ? { next: String(end) } : {}) };
   }
 
   async localFile(p: ArtifactPath): Promise<string | undefined> {

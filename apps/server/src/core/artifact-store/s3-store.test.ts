@@ -92,7 +92,9 @@ describe.runIf(url)("S3Store on a real S3 server", () => {
     expect(await store.stat(P("d/short.bin"))).toBeUndefined();
   });
 
-  it("lists and deletes a folder of more than one page (1,010 keys)", { timeout: 120_000 }, async () => {
+  it("lists (whole and by pages) and deletes a folder of more than one page (1,010 keys)", {
+    timeout: 120_000,
+  }, async () => {
     const keys = Array.from({ length: 1010 }, (_, i) => `${store.key(P("d/many"))}/f${String(i).padStart(4, "0")}`);
     for (let i = 0; i < keys.length; i += 50) {
       await Promise.all(
@@ -102,6 +104,16 @@ describe.runIf(url)("S3Store on a real S3 server", () => {
     const listed = await store.list(P("d/many"));
     expect(listed).toHaveLength(1010);
     expect(listed?.[1009]).toEqual({ name: "f1009", isDir: false, size: 1 });
+    // Pages from S3's continuation token: one S3 request each, every entry once.
+    const first = await store.listPage(P("d/many"), 1000);
+    expect(first?.entries).toHaveLength(1000);
+    expect(first?.next).toEqual(expect.any(String));
+    const second = await store.listPage(P("d/many"), 1000, first?.next);
+    expect(second?.entries.map((e) => e.name)).toEqual(listed?.slice(1000).map((e) => e.name));
+    expect(second?.next).toBeUndefined();
+    const small = await store.listPage(P("d/many"), 7);
+    expect(small?.entries.map((e) => e.name)).toEqual(listed?.slice(0, 7).map((e) => e.name));
+    expect(await store.listPage(P("d/nothing"), 10)).toBeUndefined();
     await store.delete(P("d/many"));
     expect(await store.list(P("d/many"))).toBeUndefined();
   });

@@ -19,7 +19,7 @@ import { getSignedUrl } from "@aws-sdk/s3-request-presigner";
 import type { Readable } from "node:stream";
 import { invalidParameter, notFound, TrackerError } from "../errors.js";
 import type { ArtifactPath } from "./artifact-path.js";
-import type { ArtifactEntry, ArtifactStat, ArtifactStore, WriteOptions } from "./artifact-store.js";
+import type { ArtifactEntry, ArtifactPage, ArtifactStat, ArtifactStore, WriteOptions } from "./artifact-store.js";
 import { meteredUpload, refuseAnnouncedTooLarge, tooLarge } from "./metered-upload.js";
 import { formatS3Uri, type S3Location } from "../../config/s3-location.js";
 
@@ -36,6 +36,8 @@ import { formatS3Uri, type S3Location } from "../../config/s3-location.js";
 /** Part size of multipart uploads, and parts in flight per upload: at most 4 x 8 MiB held per upload. */
 const PART_SIZE = 8 * 1024 * 1024;
 const PARTS_IN_FLIGHT = 4;
+/** The most keys one ListObjectsV2 answer holds. */
+const LIST_PAGE_KEYS = 1000;
 
 export interface S3ClientOptions {
   /** Path-style addressing (`endpoint/bucket/key`), which most S3-compatible servers need. */
@@ -177,20 +179,44 @@ export class S3Store implements ArtifactStore {
   }
 
   async list(p: ArtifactPath): Promise<ArtifactEntry[] | undefined> {
+    const entries: ArtifactEntry[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await this.listPage(p, LIST_PAGE_KEYS, cursor);
+      if (!page) return undefined;
+      entries.push(...page.entries);
+      cursor = page.next;
+    } while (cursor);
+    return entries.sort(byName);
+  }
+
+  /**
+   * ListObjectsV2 with the delimiter, from S3's continuation token on: one S3 request per page of
+   * up to 1,000 entries. Across pages the order is S3's (by key, a folder counting as `name/`).
+   */
+  async listPage(p: ArtifactPath, limit: number, cursor?: string): Promise<ArtifactPage | undefined> {
     const prefix = this.below(p);
     const entries: ArtifactEntry[] = [];
-    let token: string | undefined;
+    let token = cursor;
     do {
-      const page: ListObjectsV2CommandOutput = await this.call(p, () =>
-        this.client.send(
-          new ListObjectsV2Command({
-            Bucket: this.location.bucket,
-            Prefix: prefix,
-            Delimiter: "/",
-            ContinuationToken: token,
-          }),
-        ),
-      );
+      const page: ListObjectsV2CommandOutput = await this.call(p, async () => {
+        try {
+          return await this.client.send(
+            new ListObjectsV2Command({
+              Bucket: this.location.bucket,
+              Prefix: prefix,
+              Delimiter: "/",
+              ContinuationToken: token,
+              MaxKeys: Math.min(LIST_PAGE_KEYS, limit - entries.length),
+            }),
+          );
+        } catch (err) {
+          // A continuation token S3 did not make (a tampered page token).
+          if (token !== undefined && err instanceof S3ServiceException && statusOf(err) === 400)
+            throw invalidParameter("Invalid page token");
+          throw err;
+        }
+      });
       for (const dir of page.CommonPrefixes ?? []) {
         const name = dir.Prefix?.slice(prefix.length, -1);
         if (name) entries.push({ name, isDir: true });
@@ -201,9 +227,9 @@ export class S3Store implements ArtifactStore {
         if (name) entries.push({ name, isDir: false, size: object.Size ?? 0 });
       }
       token = page.IsTruncated ? page.NextContinuationToken : undefined;
-    } while (token);
-    if (entries.length === 0 && p) return undefined;
-    return entries.sort(byName);
+    } while (token && entries.length < limit);
+    if (entries.length === 0 && p && cursor === undefined) return undefined;
+    return { entries: entries.sort(byName), ...(token ? { next: token } : {}) };
   }
 
   async read(p: ArtifactPath, range?: { start: number; end: number }): Promise<Readable> {

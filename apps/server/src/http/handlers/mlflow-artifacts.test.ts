@@ -349,6 +349,31 @@ describe.each(databaseAndStoreCases(testDatabases()))("artifact service on %s, %
     expect(await stored.files(`${base}/mpu`)).toEqual(["big.bin"]);
   });
 
+  it("pages artifacts/list through a folder of more than one page: every entry once, a tampered token refused", async () => {
+    const names = Array.from({ length: 1003 }, (_, i) => `f${String(i).padStart(4, "0")}.txt`);
+    for (let i = 0; i < names.length; i += 50)
+      await Promise.all(names.slice(i, i + 50).map((name) => stored.write(`${base}/paged/${name}`, name)));
+    await stored.write(`${base}/paged/sub/inner.txt`, "inner");
+    const pages: Array<{ files: Array<{ path: string }>; next_page_token?: string }> = [];
+    let token: string | undefined;
+    do {
+      const page = await suite.api.get<(typeof pages)[number]>("artifacts/list", {
+        run_id: runId,
+        path: "paged",
+        ...(token ? { page_token: token } : {}),
+      });
+      expect(page.status).toBe(200);
+      pages.push(page.body);
+      token = page.body.next_page_token;
+    } while (token && pages.length < 5);
+    expect(pages.map((p) => p.files.length)).toEqual([1000, 4]);
+    expect(pages.flatMap((p) => p.files.map((f) => f.path)).sort()).toEqual(
+      [...names, "sub"].map((name) => `paged/${name}`).sort(),
+    );
+    const tampered = await suite.api.get("artifacts/list", { run_id: runId, path: "paged", page_token: "e30" });
+    expect(tampered.status).toBe(400);
+  });
+
   it("serves runs' and model versions' files through the browser endpoints and the revisions' artifact operations", async () => {
     await put(`${base}/model/MLmodel`, "flavors: {}\n");
     const c = suite.api;
