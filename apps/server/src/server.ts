@@ -7,7 +7,7 @@ import { redactUrl } from "./db/redact-url.js";
 import { connectDatabase, migrateLatest, type Database } from "./db/connect.js";
 import { withMigrationLock } from "./db/migration-lock.js";
 import { ensureDefaultExperiment } from "./core/experiments.js";
-import { sweepUploads } from "./core/artifacts.js";
+import { abortAbandonedMultipartUploads, s3Stores, sweepUploads } from "./core/artifacts.js";
 import { seedFromTemplate } from "./db/pglite-template.js";
 import { startEmbeddedDatabase } from "./db/embedded-database.js";
 import { createApp } from "./http/app.js";
@@ -111,6 +111,38 @@ async function sweepLeftUploads(config: TrackerConfig, logger: Logger): Promise<
   }
 }
 
+/** Longest between two sweeps of abandoned multipart uploads (sooner when the age is shorter, never under a minute). */
+const MULTIPART_SWEEP_INTERVAL_MS = 3_600_000;
+
+/**
+ * Aborts the multipart uploads left unfinished in the S3 stores longer than
+ * `config.s3AbandonedUploadAgeMs`: once now (in the background: serving does not wait for S3), then
+ * periodically while the server runs. A failure is only reported; the next sweep tries again.
+ * Returns what stops it.
+ */
+function sweepAbandonedMultipartUploads(config: TrackerConfig, logger: Logger): () => void {
+  const age = config.s3AbandonedUploadAgeMs;
+  if (age <= 0 || s3Stores(config).length === 0) return () => undefined;
+  let running = false;
+  const sweep = async () => {
+    if (running) return;
+    running = true;
+    try {
+      const aborted = await abortAbandonedMultipartUploads(config, age);
+      if (aborted > 0)
+        logger.info({ aborted, olderThanMs: age }, "aborted abandoned multipart uploads in the S3 artifact store");
+    } catch (err) {
+      logger.warn({ err }, "cannot sweep the S3 artifact store for abandoned multipart uploads; will try again");
+    } finally {
+      running = false;
+    }
+  };
+  void sweep();
+  const timer = setInterval(() => void sweep(), Math.max(60_000, Math.min(age, MULTIPART_SWEEP_INTERVAL_MS)));
+  timer.unref();
+  return () => clearInterval(timer);
+}
+
 export interface StartOptions {
   /** Server processes of this tracker (for the start-up lines; node:cluster workers log them once). */
   workers?: number;
@@ -162,10 +194,12 @@ export async function startServer(
   // With node:cluster every worker listens on the same port: the first one says so for all.
   const firstProcess = !cluster.isWorker || cluster.worker?.id === 1;
   logger[firstProcess ? "info" : "debug"](startup, "tracker server listening");
+  const stopSweeping = sweepAbandonedMultipartUploads(config, logger);
   let closing: Promise<void> | undefined;
   const close = () => {
     closing ??= (async () => {
       lifecycle.draining = true;
+      stopSweeping();
       const cut = await connections.close(config.drainTimeoutMs);
       if (cut > 0)
         logger.warn(

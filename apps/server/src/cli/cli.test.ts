@@ -85,7 +85,17 @@ describe("tracker CLI: flags and environment", () => {
     expect(
       configFromFlags({ shutdownDelay: 500, drainTimeout: 120_000 }, { TRACKER_SHUTDOWN_DELAY: "15s" }),
     ).toMatchObject({ shutdownDelayMs: 500, drainTimeoutMs: 120_000 });
-    for (const bad of [{ TRACKER_SHUTDOWN_DELAY: "soon" }, { TRACKER_DRAIN_TIMEOUT: "-1" }])
+    // Abandoned S3 multipart uploads: aborted after 24 h by default; 0 never.
+    expect(configFromFlags({}, {}).s3AbandonedUploadAgeMs).toBe(24 * 3_600_000);
+    expect(configFromFlags({}, { TRACKER_S3_ABANDONED_UPLOAD_AGE: "30m" }).s3AbandonedUploadAgeMs).toBe(1_800_000);
+    expect(
+      configFromFlags({ s3AbandonedUploadAge: 0 }, { TRACKER_S3_ABANDONED_UPLOAD_AGE: "1h" }).s3AbandonedUploadAgeMs,
+    ).toBe(0);
+    for (const bad of [
+      { TRACKER_SHUTDOWN_DELAY: "soon" },
+      { TRACKER_DRAIN_TIMEOUT: "-1" },
+      { TRACKER_S3_ABANDONED_UPLOAD_AGE: "2d" },
+    ])
       expect(() => configFromFlags({}, bad)).toThrow(/must be a duration/);
     for (const bad of ["-1", "301", "1.5", "lots"])
       expect(() => configFromFlags({}, { TRACKER_HEAP_GROWTH_PERCENT: bad })).toThrow(ConfigError);

@@ -3,6 +3,7 @@ import {
   ConfigError,
   DEFAULT_DB_ACQUIRE_TIMEOUT_MS,
   DEFAULT_READINESS_TIMEOUT_MS,
+  DEFAULT_S3_ABANDONED_UPLOAD_AGE_MS,
   DEFAULT_STATEMENT_TIMEOUT_MS,
   parseByteSize,
   parseDuration,
@@ -327,6 +328,11 @@ export function buildProgram(): Command {
       "--drain-timeout <duration>",
       `after it stops accepting, wait at most this long for the requests in flight, then close their connections and exit; 0: no bound (env TRACKER_DRAIN_TIMEOUT; default ${DEFAULT_DRAIN_TIMEOUT_MS / 1000}s)`,
       rangeOption((raw) => parseDurationMs(raw, "--drain-timeout")),
+    )
+    .option(
+      "--s3-abandoned-upload-age <duration>",
+      `abort multipart uploads left unfinished this long in the S3 artifact stores (a crashed server's, a client's that gave up), at start-up and then every hour or sooner; 0: never (env TRACKER_S3_ABANDONED_UPLOAD_AGE; default ${DEFAULT_S3_ABANDONED_UPLOAD_AGE_MS / 3_600_000}h)`,
+      rangeOption((raw) => parseDurationMs(raw, "--s3-abandoned-upload-age")),
     )
     .action(serve);
 

@@ -52,6 +52,8 @@ export interface ServerFlags {
   shutdownDelay?: number;
   /** `--drain-timeout`, in milliseconds. */
   drainTimeout?: number;
+  /** `--s3-abandoned-upload-age`, in milliseconds. */
+  s3AbandonedUploadAge?: number;
 }
 
 export function parseIntegerOption(min: number, max: number) {
@@ -81,6 +83,7 @@ export function configFromFlags(flags: ServerFlags, env: NodeJS.ProcessEnv = pro
   if (flags.serveArtifacts === false) overrides.serveArtifacts = false;
   if (flags.artifactsDestination !== undefined) overrides.artifactsDestination = flags.artifactsDestination;
   if (flags.s3PathStyle) overrides.s3PathStyle = true;
+  if (flags.s3AbandonedUploadAge !== undefined) overrides.s3AbandonedUploadAgeMs = flags.s3AbandonedUploadAge;
   if (flags.artifactsOnly) overrides.artifactsOnly = true;
   if (flags.maxArtifactSize !== undefined) overrides.maxArtifactSize = flags.maxArtifactSize;
   if (flags.heapGrowthPercent !== undefined) overrides.heapGrowthPercent = flags.heapGrowthPercent;

@@ -55,6 +55,12 @@ export interface TrackerConfig {
    * S3-compatible servers need (`--s3-path-style`, TRACKER_S3_PATH_STYLE).
    */
   s3PathStyle: boolean;
+  /**
+   * Multipart uploads left unfinished in the server's S3 stores longer than this (ms) are aborted,
+   * at start-up and then periodically (`--s3-abandoned-upload-age`, TRACKER_S3_ABANDONED_UPLOAD_AGE;
+   * 0: never). See core/artifacts.ts, abortAbandonedMultipartUploads.
+   */
+  s3AbandonedUploadAgeMs: number;
   /** Serve only the artifact API: tracking and registry answer 503. */
   artifactsOnly: boolean;
   /** Largest artifact upload in bytes (`--max-artifact-size`; 10 GiB by default). */
@@ -149,6 +155,13 @@ export interface TrackerConfig {
  * database, and its client is better served by a 503 it can retry.
  */
 export const DEFAULT_STATEMENT_TIMEOUT_MS = 30_000;
+
+/**
+ * 24 h: an upload through the server finishes or is aborted while its request lasts, and MLflow's
+ * presigned part URLs live an hour; a multipart upload a day old was abandoned (a crash, a client
+ * that gave up).
+ */
+export const DEFAULT_S3_ABANDONED_UPLOAD_AGE_MS = 24 * 3600 * 1000;
 /** 10 s: knex's default, longer than any normal queue for a connection under load. */
 export const DEFAULT_DB_ACQUIRE_TIMEOUT_MS = 10_000;
 /** 2 s: a readiness probe must answer before the prober's own timeout (Kubernetes: 1 s by default, often raised). */
@@ -398,6 +411,11 @@ export function loadConfig(
       "the artifacts destination",
     ),
     s3PathStyle: overrides.s3PathStyle ?? flag(env.TRACKER_S3_PATH_STYLE) ?? false,
+    s3AbandonedUploadAgeMs:
+      overrides.s3AbandonedUploadAgeMs ??
+      setting(env.TRACKER_S3_ABANDONED_UPLOAD_AGE, DEFAULT_S3_ABANDONED_UPLOAD_AGE_MS, (raw) =>
+        parseDurationMs(raw, "TRACKER_S3_ABANDONED_UPLOAD_AGE"),
+      ),
     artifactsOnly: overrides.artifactsOnly ?? flag(env.TRACKER_ARTIFACTS_ONLY) ?? false,
     maxArtifactSize:
       overrides.maxArtifactSize ??

@@ -5,7 +5,7 @@ import type { TrackerConfig } from "../config/config.js";
 import type { Services } from "./services.js";
 import { invalidParameter, notFound, TrackerError } from "./errors.js";
 import type { Page } from "./model.js";
-import { getRun } from "./runs.js";
+import { checkRunActive, getRun } from "./runs.js";
 import { getModelVersion } from "./registry/model-versions.js";
 import { decodeCursorToken, encodeCursorToken } from "../search/page-token.js";
 import { findRunRow } from "../store/runs.js";
@@ -77,12 +77,35 @@ export function artifactStores(config: TrackerConfig): ArtifactStores {
 /**
  * Removes what uploads cut short by a crash left in the destination's upload folder (at start-up,
  * before serving); returns how many temporary files it removed. S3 keeps no such files: an upload
- * the server could not finish is aborted (an unfinished multipart upload left by a crash goes with
- * the bucket's lifecycle rule, or with the delete of its run's artifacts).
+ * the server could not finish is aborted, and a multipart upload left unfinished by a crash (or by a
+ * client that gave up on its presigned parts) goes with abortAbandonedMultipartUploads.
  */
 export async function sweepUploads(config: TrackerConfig): Promise<number> {
   const { destination } = artifactStores(config);
   return destination instanceof LocalFolderStore ? destination.sweepUploads() : 0;
+}
+
+/** The S3 stores of a configuration (the destination and the default artifact root), each once. */
+export function s3Stores(config: TrackerConfig): S3Store[] {
+  const { destination, root } = artifactStores(config);
+  return [...new Set([destination, root])].filter((store): store is S3Store => store instanceof S3Store);
+}
+
+/**
+ * Aborts the multipart uploads in the server's S3 stores started more than `olderThanMs` ago;
+ * returns how many. Safe with several servers over one bucket: an upload another server aborted
+ * first is skipped. An upload in progress is younger than any sensible age (a proxied upload ends
+ * with its request; MLflow's presigned part URLs live an hour).
+ */
+export async function abortAbandonedMultipartUploads(
+  config: TrackerConfig,
+  olderThanMs: number,
+  now: Date = new Date(),
+): Promise<number> {
+  const startedBefore = new Date(now.getTime() - olderThanMs);
+  let aborted = 0;
+  for (const store of s3Stores(config)) aborted += await store.abortMultipartUploadsStartedBefore(startedBefore);
+  return aborted;
 }
 
 /** A place in a store. */
@@ -225,7 +248,7 @@ export interface ArtifactFile extends ArtifactLocation {
   stat: ArtifactStat;
 }
 
-async function existingFile(location: ArtifactLocation | undefined, shown: string): Promise<ArtifactFile> {
+export async function existingFile(location: ArtifactLocation | undefined, shown: string): Promise<ArtifactFile> {
   if (!location) throw notFound(`Artifact '${shown}' is not stored on this server`);
   const stat = await location.store.stat(location.path);
   if (!stat) throw notFound(`Artifact '${shown}' not found`);
@@ -233,7 +256,8 @@ async function existingFile(location: ArtifactLocation | undefined, shown: strin
   return { ...location, name: baseName(location.path), stat };
 }
 
-function requireFilePath(relativePath: string): ArtifactPath {
+/** A checked path that names a file (not the root): 400 otherwise. */
+export function requireFilePath(relativePath: string): ArtifactPath {
   const relative = checkArtifactPath(relativePath);
   if (!relative) throw invalidParameter("path must name a file");
   return relative;
@@ -315,9 +339,7 @@ async function refuseDeletedRun(services: Services, p: ArtifactPath): Promise<vo
   const [, runId] = p.split("/");
   if (!runId || !RUN_ID.test(runId)) return;
   const row = await findRunRow(services.knex, runId);
-  if (row && row.lifecycle_stage !== "active") {
-    throw invalidParameter(`The run ${runId} must be in the 'active' state. Current state is ${row.lifecycle_stage}.`);
-  }
+  if (row) checkRunActive(runId, row.lifecycle_stage);
 }
 
 export async function uploadToDestination(

@@ -15,12 +15,13 @@ import { sendError } from "./error-handler.js";
 export const ARTIFACTS_PREFIX = "/api/2.0/mlflow-artifacts/artifacts";
 const SERVICE_PREFIX = "/api/2.0/mlflow-artifacts";
 
-/** Routes whose tail is an artifact path: files, and MLflow's multipart uploads. */
+/** Routes whose tail is an artifact path: files, MLflow's multipart uploads and presigned downloads. */
 const PATH_PREFIXES = [
   ARTIFACTS_PREFIX,
   `${SERVICE_PREFIX}/mpu/create`,
   `${SERVICE_PREFIX}/mpu/complete`,
   `${SERVICE_PREFIX}/mpu/abort`,
+  `${SERVICE_PREFIX}/presigned`,
 ];
 
 function decodeSegments(raw: string): string | undefined {

@@ -1,4 +1,4 @@
-import { ListMultipartUploadsCommand, PutObjectCommand } from "@aws-sdk/client-s3";
+import { CreateMultipartUploadCommand, ListMultipartUploadsCommand, PutObjectCommand } from "@aws-sdk/client-s3";
 import { randomBytes, randomUUID } from "node:crypto";
 import { Readable } from "node:stream";
 import { buffer } from "node:stream/consumers";
@@ -116,6 +116,66 @@ describe.runIf(url)("S3Store on a real S3 server", () => {
     expect(await store.listPage(P("d/nothing"), 10)).toBeUndefined();
     await store.delete(P("d/many"));
     expect(await store.list(P("d/many"))).toBeUndefined();
+  });
+
+  it("presigns a PUT and a GET: bytes sent to one come back identical from the other; tampered and expired URLs are refused", async () => {
+    const bytes = randomBytes(100_000);
+    const upload = await store.presignUpload(P("d/presigned/w.bin"), { expiresIn: 60 });
+    expect(new URL(upload).searchParams.get("X-Amz-Expires")).toBe("60");
+    expect((await fetch(upload, { method: "PUT", body: bytes })).status).toBe(200);
+    expect(await store.stat(P("d/presigned/w.bin"))).toMatchObject({ isDir: false, size: bytes.length });
+    const download = await store.presignDownload(P("d/presigned/w.bin"), { expiresIn: 60 });
+    const got = await fetch(download);
+    expect(got.status).toBe(200);
+    expect(Buffer.from(await got.arrayBuffer()).equals(bytes)).toBe(true);
+
+    // Another key, another method, or a URL signed two hours ago for one hour: 403 from the store.
+    expect((await fetch(upload.replace("w.bin", "x.bin"), { method: "PUT", body: "x" })).status).toBe(403);
+    expect((await fetch(download, { method: "PUT", body: "x" })).status).toBe(403);
+    const expired = { expiresIn: 3600, signingDate: new Date(Date.now() - 2 * 3600 * 1000) };
+    expect((await fetch(await store.presignDownload(P("d/presigned/w.bin"), expired))).status).toBe(403);
+    const late = await fetch(await store.presignUpload(P("d/presigned/late.bin"), expired), {
+      method: "PUT",
+      body: "x",
+    });
+    expect(late.status).toBe(403);
+    expect(await store.stat(P("d/presigned/late.bin"))).toBeUndefined();
+    expect((await buffer(await store.read(P("d/presigned/w.bin")))).equals(bytes)).toBe(true);
+
+    // As a write: not onto a directory, nor below a file.
+    await expect(store.presignUpload(P("d/presigned"), { expiresIn: 60 })).rejects.toMatchObject({
+      code: "INVALID_PARAMETER_VALUE",
+    });
+    await expect(store.presignUpload(P("d/presigned/w.bin/y"), { expiresIn: 60 })).rejects.toMatchObject({
+      code: "INVALID_PARAMETER_VALUE",
+    });
+  });
+
+  it("aborts the multipart uploads below its prefix started before a time, and no others", async () => {
+    const sweeping = new S3Store(client, { bucket: root.bucket, prefix: `${root.prefix}/sweep-${randomUUID()}` });
+    const neighbour = new S3Store(client, { bucket: root.bucket, prefix: `${sweeping.location.prefix}-next` });
+    const start = (s: S3Store, p: string) =>
+      client.send(new CreateMultipartUploadCommand({ Bucket: root.bucket, Key: s.key(P(p)) }));
+    const pending = async (s: S3Store) =>
+      (
+        (await client.send(new ListMultipartUploadsCommand({ Bucket: root.bucket, Prefix: `${s.location.prefix}/` })))
+          .Uploads ?? []
+      ).map((u) => u.Key);
+    try {
+      await start(sweeping, "1/run/artifacts/a.bin");
+      await start(sweeping, "1/run/artifacts/b.bin");
+      await start(neighbour, "c.bin");
+      // Started within the last hour: younger than the age, they stay.
+      expect(await sweeping.abortMultipartUploadsStartedBefore(new Date(Date.now() - 3600 * 1000))).toBe(0);
+      expect(await pending(sweeping)).toHaveLength(2);
+      // Age 0: everything started until now goes, below this prefix only.
+      expect(await sweeping.abortMultipartUploadsStartedBefore(new Date())).toBe(2);
+      expect(await pending(sweeping)).toEqual([]);
+      expect(await pending(neighbour)).toEqual([neighbour.key(P("c.bin"))]);
+      expect(await sweeping.abortMultipartUploadsStartedBefore(new Date())).toBe(0);
+    } finally {
+      await neighbour.abortMultipartUploadsStartedBefore(new Date());
+    }
   });
 
   it("answers 503 when the store cannot be reached", async () => {

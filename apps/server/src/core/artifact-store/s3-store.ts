@@ -6,9 +6,11 @@ import {
   GetObjectCommand,
   HeadObjectCommand,
   ListMultipartUploadsCommand,
+  type ListMultipartUploadsCommandOutput,
   ListObjectsV2Command,
   ListPartsCommand,
   type ListPartsCommandOutput,
+  PutObjectCommand,
   UploadPartCommand,
   type ListObjectsV2CommandOutput,
   S3Client,
@@ -18,7 +20,7 @@ import { Upload } from "@aws-sdk/lib-storage";
 import { getSignedUrl } from "@aws-sdk/s3-request-presigner";
 import type { Readable } from "node:stream";
 import { invalidParameter, notFound, TrackerError } from "../errors.js";
-import type { ArtifactPath } from "./artifact-path.js";
+import { ROOT_PATH, type ArtifactPath } from "./artifact-path.js";
 import type { ArtifactEntry, ArtifactPage, ArtifactStat, ArtifactStore, WriteOptions } from "./artifact-store.js";
 import { meteredUpload, refuseAnnouncedTooLarge, tooLarge } from "./metered-upload.js";
 import { formatS3Uri, type S3Location } from "../../config/s3-location.js";
@@ -104,8 +106,18 @@ export function s3Failure(err: unknown, where: string, shown: string): unknown {
   return err;
 }
 
-/** How long presigned URLs stay valid. */
+/** How long the presigned part URLs of MLflow 2.x's multipart uploads stay valid. */
 export const PRESIGNED_URL_SECONDS = 3600;
+
+/** Longest a presigned URL can stay valid: SigV4 signs for at most a week. */
+export const MAX_PRESIGNED_URL_SECONDS = 7 * 24 * 3600;
+
+export interface PresignOptions {
+  /** Seconds the URL stays valid, from 1 to MAX_PRESIGNED_URL_SECONDS (checked by the caller). */
+  expiresIn: number;
+  /** When the URL is signed (now when absent): a time in the past gives an expired URL, for tests. */
+  signingDate?: Date;
+}
 
 export interface PresignedPart {
   partNumber: number;
@@ -275,6 +287,22 @@ export class S3Store implements ArtifactStore {
     );
   }
 
+  /**
+   * A URL to PUT the file at `p` to, straight into the store (checked writable as a write is: not
+   * a directory, nor below a file). The store cannot bound what arrives at it: S3 takes up to 5 GiB.
+   */
+  async presignUpload(p: ArtifactPath, options: PresignOptions): Promise<string> {
+    await this.refuseUnwritable(p);
+    const command = new PutObjectCommand({ Bucket: this.location.bucket, Key: this.key(p) });
+    return this.call(p, () => getSignedUrl(this.client, command, options));
+  }
+
+  /** A URL to GET the file at `p` from, straight from the store (the caller checked that it is a file). */
+  presignDownload(p: ArtifactPath, options: PresignOptions): Promise<string> {
+    const command = new GetObjectCommand({ Bucket: this.location.bucket, Key: this.key(p) });
+    return this.call(p, () => getSignedUrl(this.client, command, options));
+  }
+
   /** Starts a multipart upload of `p` and presigns a PUT URL for each of its `parts` parts. */
   async startMultipartUpload(p: ArtifactPath, parts: number): Promise<{ uploadId: string; parts: PresignedPart[] }> {
     await this.refuseUnwritable(p);
@@ -357,6 +385,49 @@ export class S3Store implements ArtifactStore {
       );
     } catch (err) {
       if (!isNoSuchUpload(err)) throw s3Failure(err, this.uri, p);
+    }
+  }
+
+  /**
+   * Aborts the unfinished multipart uploads below the store's prefix that were started before
+   * `startedBefore`: those of a server that crashed mid-upload, or of a client that gave up on its
+   * presigned parts. Their parts take space that no listing shows, until aborted. Returns how many
+   * it aborted; an upload that completes or goes meanwhile is skipped.
+   */
+  async abortMultipartUploadsStartedBefore(startedBefore: Date): Promise<number> {
+    const Prefix = this.below(ROOT_PATH);
+    let aborted = 0;
+    let keyMarker: string | undefined;
+    let uploadIdMarker: string | undefined;
+    for (;;) {
+      const page: ListMultipartUploadsCommandOutput = await this.call(ROOT_PATH, () =>
+        this.client.send(
+          new ListMultipartUploadsCommand({
+            Bucket: this.location.bucket,
+            Prefix,
+            KeyMarker: keyMarker,
+            UploadIdMarker: uploadIdMarker,
+          }),
+        ),
+      );
+      for (const upload of page.Uploads ?? []) {
+        if (!upload.Key || !upload.UploadId || !upload.Initiated || upload.Initiated > startedBefore) continue;
+        try {
+          await this.client.send(
+            new AbortMultipartUploadCommand({
+              Bucket: this.location.bucket,
+              Key: upload.Key,
+              UploadId: upload.UploadId,
+            }),
+          );
+          aborted += 1;
+        } catch (err) {
+          if (!isNoSuchUpload(err)) throw s3Failure(err, this.uri, upload.Key);
+        }
+      }
+      if (!page.IsTruncated || page.NextKeyMarker === undefined) return aborted;
+      keyMarker = page.NextKeyMarker;
+      uploadIdMarker = page.NextUploadIdMarker;
     }
   }
 

@@ -68,6 +68,11 @@ async function resolve(target: Target, ctx: UntypedContext): Promise<Resolved> {
     const id = pathParam(ctx.req, "model_id") ?? fieldOf(ctx.input, "model_id");
     return experiments([id === undefined ? undefined : await experimentOfLoggedModel(db, String(id))]);
   }
+  if ("runOrLoggedModel" in target) {
+    const runId = fieldOf(ctx.input, "run_id");
+    if (runId !== undefined && runId !== "") return resolve({ run: true }, ctx);
+    return resolve({ loggedModel: true }, ctx);
+  }
   const experiment = experimentOfArtifactPath(ctx);
   return experiment === undefined ? "default" : { kind: "experiment", keys: [experiment] };
 }

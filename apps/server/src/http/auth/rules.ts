@@ -22,6 +22,8 @@ export type Target =
   | { model: "name" }
   /** A logged model (path parameter `model_id`): its experiment. */
   | { loggedModel: true }
+  /** A run (`run_id`) or else a logged model (`model_id` of the body): its experiment. */
+  | { runOrLoggedModel: true }
   /**
    * A path of the artifact service (`artifact_path`, or the query's `path` when listing): the
    * experiment named by its first segment, else the default permission (as MLflow's proxy rules).
@@ -55,6 +57,7 @@ const RUN: Target = { run: true };
 const MODEL: Target = { model: "name" };
 const LOGGED_MODEL: Target = { loggedModel: true };
 const ARTIFACTS: Target = { artifactPath: true };
+const RUN_OR_LOGGED_MODEL: Target = { runOrLoggedModel: true };
 
 export const OPERATION_RULES: Readonly<Record<OperationId, Rule>> = {
   // Experiments (revisions A-C, ext.yaml)
@@ -137,6 +140,10 @@ export const OPERATION_RULES: Readonly<Record<OperationId, Rule>> = {
   createMultipartUpload: update(ARTIFACTS),
   completeMultipartUpload: update(ARTIFACTS),
   abortMultipartUpload: update(ARTIFACTS),
+  presignArtifactDownload: read(ARTIFACTS),
+  // MLflow 3's presigned URLs name a run's or a logged model's artifacts (MLflow: read and update on its experiment).
+  createPresignedUploadUrl: update(RUN_OR_LOGGED_MODEL),
+  createPresignedDownloadUrl: read(RUN_OR_LOGGED_MODEL),
   // The server itself (the health probes never get here: they stay open).
   getServerInfo: { anyone: true },
   getMlflowVersion: { anyone: true },

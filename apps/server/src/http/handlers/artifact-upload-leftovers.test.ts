@@ -2,10 +2,11 @@ import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { ListMultipartUploadsCommand } from "@aws-sdk/client-s3";
+import { CreateMultipartUploadCommand, ListMultipartUploadsCommand } from "@aws-sdk/client-s3";
 import {
   artifactStoreConfig,
   rawRequest,
+  startTestServer,
   storedArtifacts,
   testDatabases,
   testS3Client,
@@ -139,6 +140,22 @@ describe.each(testDatabases())("artifact uploads leave nothing behind (%s)", (ki
   });
 });
 
+/** The multipart uploads left unfinished below an s3:// destination. */
+async function unfinishedUploads(destination: string) {
+  const [bucket, ...prefix] = destination.slice("s3://".length).split("/");
+  const listed = await testS3Client().send(
+    new ListMultipartUploadsCommand({ Bucket: bucket, Prefix: `${prefix.join("/")}/` }),
+  );
+  return listed.Uploads ?? [];
+}
+
+/** Waits (at most `ms`) until no multipart upload is left unfinished below the destination. */
+async function untilNoneUnfinished(destination: string, ms: number): Promise<void> {
+  const deadline = Date.now() + ms;
+  while ((await unfinishedUploads(destination)).length > 0 && Date.now() < deadline)
+    await new Promise((r) => setTimeout(r, 100));
+}
+
 describe.runIf(process.env.TEST_S3_URL)("cut uploads to S3 leave no object and no unfinished multipart upload", () => {
   const suite = useTestServer("pglite", artifactStoreConfig("s3"));
 
@@ -154,14 +171,37 @@ describe.runIf(process.env.TEST_S3_URL)("cut uploads to S3 leave no object and n
         cutUpload(suite.server.port, `${A}/1/cut/large-${i}.bin`, 64 << 20, 20 << 20, 500),
       ),
     );
-    const [bucket, ...prefix] = dest.slice("s3://".length).split("/");
-    const unfinished = async () =>
-      (await testS3Client().send(new ListMultipartUploadsCommand({ Bucket: bucket, Prefix: `${prefix.join("/")}/` })))
-        .Uploads ?? [];
-    const deadline = Date.now() + 60_000;
-    while ((await unfinished()).length > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    const unfinished = () => unfinishedUploads(dest);
+    await untilNoneUnfinished(dest, 60_000);
     expect(await unfinished()).toEqual([]);
     expect(await stored.files("")).toEqual([]);
     expect((await fetch(`${suite.url}${A}/1/cut/large-0.bin`)).status).toBe(404);
+  });
+});
+
+describe.runIf(process.env.TEST_S3_URL).each(testDatabases())("abandoned multipart uploads in S3 (%s)", (kind) => {
+  it("are aborted at start-up when older than --s3-abandoned-upload-age (0: never)", async () => {
+    const config = artifactStoreConfig("s3");
+    const dest = config.artifactsDestination!;
+    const [bucket, ...prefix] = dest.slice("s3://".length).split("/");
+    const abandon = (name: string) =>
+      testS3Client().send(
+        new CreateMultipartUploadCommand({ Bucket: bucket, Key: [...prefix, "1", "run", "artifacts", name].join("/") }),
+      );
+    await abandon("crashed.bin");
+    // Never swept: the upload stays (the sweep would start at once, before the server answers).
+    const never = await startTestServer(kind, { ...config, s3AbandonedUploadAgeMs: 0 });
+    await never.dispose();
+    expect((await unfinishedUploads(dest)).map((u) => u.Key)).toEqual([
+      [...prefix, "1/run/artifacts/crashed.bin"].join("/"),
+    ]);
+    // Older than 1 ms: aborted by the sweep at start-up.
+    const server = await startTestServer(kind, { ...config, s3AbandonedUploadAgeMs: 1 });
+    try {
+      await untilNoneUnfinished(dest, 30_000);
+      expect(await unfinishedUploads(dest)).toEqual([]);
+    } finally {
+      await server.dispose();
+    }
   });
 });

@@ -1,15 +1,23 @@
 import type { Request } from "express";
 import * as artifacts from "../../core/artifacts.js";
+import {
+  presignedDestinationDownload,
+  presignedDownloadUrl,
+  presignedUploadUrl,
+  type PresignedUrlRequest,
+} from "../../core/presigned-urls.js";
 import { invalidParameter, TrackerError } from "../../core/errors.js";
 import { type CommonContext, handlerTable } from "../operation-handler.js";
 import { requireField } from "../../core/values.js";
-import { runId } from "../input.js";
+import { optionalInt, runId } from "../input.js";
 import { sendArtifact } from "../artifact-download.js";
 
 /**
  * Artifact operations: list of every revision, revision A's download, the mlflow-artifacts API
  * (spec/ext.yaml: downloadArtifact, uploadArtifact, deleteArtifacts, listArtifactDirectory) and
- * the browser downloads (getRunArtifactFile, getModelVersionArtifactFile).
+ * the browser downloads (getRunArtifactFile, getModelVersionArtifactFile), MLflow 2.x's multipart
+ * uploads and MLflow 3's presigned URLs (createPresignedUploadUrl, createPresignedDownloadUrl,
+ * presignArtifactDownload).
  */
 
 interface OpenApiInfo {
@@ -55,6 +63,19 @@ function sha256Of(header: string | undefined): Buffer | undefined {
   }
   return undefined;
 }
+
+/** The owner, path and lifetime of a presigned URL request. */
+const presignRequest = (input: {
+  run_id?: string;
+  model_id?: string;
+  path: string;
+  expiration?: number | string;
+}): PresignedUrlRequest => ({
+  runId: input.run_id || undefined,
+  modelId: input.model_id || undefined,
+  path: input.path,
+  expiration: optionalInt("expiration", input.expiration),
+});
 
 function contentLength(req: Request): number | undefined {
   const raw = req.headers["content-length"];
@@ -151,6 +172,21 @@ export const artifactHandlers = handlerTable({
       input.upload_id,
     );
     return {};
+  },
+
+  async createPresignedUploadUrl({ input, services }) {
+    const signed = await presignedUploadUrl(services, presignRequest(input));
+    return { presigned_url: signed.url, headers: signed.headers };
+  },
+
+  async createPresignedDownloadUrl({ input, services }) {
+    const signed = await presignedDownloadUrl(services, presignRequest(input));
+    return { presigned_url: signed.url, headers: signed.headers, file_size: signed.fileSize };
+  },
+
+  async presignArtifactDownload({ services, req }) {
+    const signed = await presignedDestinationDownload(services, artifactPath(req));
+    return { url: signed.url, headers: signed.headers, file_size: signed.fileSize };
   },
 
   async listArtifactDirectory({ input, services }) {
