@@ -35,7 +35,7 @@ export interface EmbeddedResult {
 }
 
 /** The embedded server's postmaster pid and connection URL, from PostgreSQL's own pid file. */
-function postmasterOf(dataDir: string): { pid: number; url: string } {
+export function postmasterOf(dataDir: string): { pid: number; url: string } {
   const lines = fs.readFileSync(path.join(dataDir, "postgres", "postmaster.pid"), "utf8").split("\n");
   const [pid, , , port, socketDir] = lines;
   return {

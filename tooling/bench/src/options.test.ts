@@ -99,10 +99,12 @@ describe("the other bench scripts' options", () => {
   });
 
   it("profile defaults to log-metric for 10 seconds", () => {
-    expect(parseProfileArgs([])).toEqual({ scenario: "log-metric", seconds: 10 });
-    expect(parseProfileArgs(["--scenario", "runs/search", "--seconds", "3"])).toEqual({
+    expect(parseProfileArgs([])).toEqual({ scenario: "log-metric", seconds: 10, embedded: false, top: 15 });
+    expect(parseProfileArgs(["--scenario", "runs/search", "--seconds", "3", "--embedded", "--top", "25"])).toEqual({
       scenario: "runs/search",
       seconds: 3,
+      embedded: true,
+      top: 25,
     });
     expect(() =>
       parseProfileArgs(

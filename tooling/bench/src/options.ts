@@ -33,6 +33,10 @@ export interface ArtifactBenchArgs {
 export interface ProfileArgs {
   scenario: string;
   seconds: number;
+  /** On the embedded default (PostgreSQL started by `tracker server`) instead of a throwaway cluster. */
+  embedded: boolean;
+  /** Entries listed by self time. */
+  top: number;
 }
 
 /** A number parser for commander: finite, at least 0, and above 0 unless `allowZero`. */
@@ -149,9 +153,17 @@ export function profileCommand(): Command {
     )
     .option("--scenario <name>", "the scenario to profile", "log-metric")
     .option("--seconds <s>", "measured seconds", positive, 10)
+    .option(
+      "--embedded",
+      "on the embedded default (PostgreSQL started by tracker server) instead of a throwaway cluster",
+    )
+    .option("--top <n>", "functions listed by self time", positiveInteger, 15)
     .showHelpAfterError();
 }
 
 export function parseProfileArgs(argv: readonly string[], command = profileCommand()): ProfileArgs {
-  return command.parse(withoutSeparator(argv), { from: "user" }).opts<ProfileArgs>();
+  const o = command
+    .parse(withoutSeparator(argv), { from: "user" })
+    .opts<{ scenario: string; seconds: number; embedded?: true; top: number }>();
+  return { scenario: o.scenario, seconds: o.seconds, embedded: o.embedded === true, top: o.top };
 }
