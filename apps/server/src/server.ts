@@ -10,7 +10,7 @@ import { ensureDefaultExperiment } from "./core/experiments.js";
 import { abortAbandonedMultipartUploads, s3Stores, sweepUploads } from "./core/artifacts.js";
 import { seedFromTemplate } from "./db/pglite-template.js";
 import { startEmbeddedDatabase } from "./db/embedded-database.js";
-import { createApp } from "./http/app.js";
+import { appReady, createApp } from "./http/app.js";
 import { manageConnections } from "./http/connections.js";
 import { limitBodyIdleTime } from "./http/body-timeout.js";
 import { answerClientErrors } from "./http/security.js";
@@ -169,6 +169,8 @@ export async function startServer(
   }
   if (config.serveArtifacts) await sweepLeftUploads(config, logger);
   const app = createApp({ services, logger, handlers });
+  // Listening only once every API document is loaded: until then requests would wait behind it.
+  await appReady(app);
   const server = http.createServer(app);
   answerClientErrors(server);
   limitBodyIdleTime(server, config.bodyTimeoutMs, logger);

@@ -70,17 +70,45 @@ function validatorFor(spec: SpecName, mlflow: boolean): RequestHandler[] {
 }
 
 /**
- * Runs `tracker` requests through one chain and requests through MLflow's paths through the other,
- * built on the first such request (a server used only through tracker's paths never builds it).
+ * Resolves when a validator has loaded its document. express-openapi-validator reads, bundles and
+ * checks its document in the background after it is made, in long synchronous steps (seconds of CPU
+ * for all documents on a busy machine); its first step waits for that and then, once, installs the
+ * path parameters on the app. Driven here with a stand-in request, so that the server listens only
+ * when every document is ready, instead of answering /health while its first API requests wait.
  */
-function byOrigin(trackerChain: RequestHandler[], mlflowChain: () => RequestHandler[]): RequestHandler {
-  const tracker = express.Router().use(trackerChain);
-  let mlflow: RequestHandler | undefined;
-  return (req, res, next) => {
-    if (!originOf(res).mlflow) return tracker(req, res, next);
-    mlflow ??= express.Router().use(mlflowChain());
-    return mlflow(req, res, next);
+function documentLoaded(steps: RequestHandler[], app: Express): Promise<void> {
+  const first = steps[0];
+  if (first?.name !== "pathParamsMiddleware")
+    throw new Error(`express-openapi-validator's first step is ${first?.name}, not pathParamsMiddleware`);
+  return new Promise((resolve, reject) => {
+    // The stand-in has what that step reads (`app`); a real request then finds the work done.
+    const standIn = { app } as Partial<express.Request> as express.Request;
+    void first(standIn, {} as express.Response, (err?: unknown) =>
+      err === undefined || err === null ? resolve() : reject(err),
+    );
+  });
+}
+
+/**
+ * Runs `tracker` requests through one chain and requests through MLflow's paths through the other;
+ * `loading` collects when each has loaded its document.
+ */
+function byOrigin(spec: SpecName, app: Express, loading: Promise<void>[]): RequestHandler {
+  const chainFor = (mlflowPaths: boolean): RequestHandler => {
+    const steps = validatorFor(spec, mlflowPaths);
+    loading.push(documentLoaded(steps, app));
+    return express.Router().use(steps);
   };
+  const tracker = chainFor(false);
+  const mlflow = chainFor(true);
+  return (req, res, next) => (originOf(res).mlflow ? mlflow : tracker)(req, res, next);
+}
+
+const documentsLoaded = new WeakMap<Express, Promise<void>>();
+
+/** Resolves when every validator of an app made by createApp has loaded its document; rejects if one cannot. */
+export function appReady(app: Express): Promise<void> {
+  return documentsLoaded.get(app) ?? Promise.resolve();
 }
 
 /** The response checks of each document, for either kind of path, made on first use. */
@@ -218,13 +246,19 @@ export function createApp({ services, logger, handlers }: AppOptions): Express {
   // (method, path), or through all of them in order when the operation router does not know it.
   const chains = new Map<SpecName, RequestHandler>();
   const everyDocument = express.Router();
+  const loading: Promise<void>[] = [];
   for (const spec of SPEC_ORDER) {
     const chain = express.Router();
-    chain.use(byOrigin(validatorFor(spec, false), () => validatorFor(spec, true)));
+    chain.use(byOrigin(spec, app, loading));
     chain.use(dispatch(spec, services, guardedHandlers, checks));
     chains.set(spec, chain);
     everyDocument.use(chain);
   }
+  const ready = Promise.all(loading).then(() => undefined);
+  // A document that cannot load fails each request it should have validated too; whoever awaits
+  // appReady sees the error, and nobody else gets an unhandled rejection.
+  ready.catch(() => undefined);
+  documentsLoaded.set(app, ready);
   const documentOf = operationRouter();
   app.use((req, res, next) => {
     // The path the validators match (express-openapi-validator reads originalUrl).

@@ -14,7 +14,7 @@ import {
 } from "@tracker/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../config/config.js";
-import { createApp } from "./app.js";
+import { appReady, createApp } from "./app.js";
 import { errorHandler } from "./error-handler.js";
 import { handlers } from "./handlers/index.js";
 import { tokensMatch } from "./security.js";
@@ -129,6 +129,7 @@ describe.each(testDatabases())("optional bearer-token authentication (%s)", (kin
       logger: pino({ level: "debug" }, sink),
       handlers,
     });
+    await appReady(app);
     loggingServer = http.createServer(app);
     await new Promise<void>((resolve) => loggingServer!.listen(0, "127.0.0.1", resolve));
     loggingUrl = `http://127.0.0.1:${(loggingServer.address() as AddressInfo).port}`;

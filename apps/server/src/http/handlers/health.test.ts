@@ -5,7 +5,7 @@ import knexFactory, { type Knex } from "knex";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../config/config.js";
-import { createApp } from "../app.js";
+import { appReady, createApp } from "../app.js";
 import { RETRY_AFTER_SECONDS } from "../error-handler.js";
 import { handlers } from "./index.js";
 
@@ -44,6 +44,7 @@ describe("health probes while the database is down", () => {
       logger: pino({ level: "silent" }),
       handlers,
     });
+    await appReady(app);
     server = http.createServer(app);
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
