@@ -25,7 +25,7 @@ describe.each(testDatabases())("web UI sessions on %s", (kind) => {
 
   /** Signs in; resolves to the cookie header to send and the CSRF token. */
   const signIn = async (who: { username: string; password: string }, headers: Record<string, string> = {}) => {
-    const res = await call<{ csrf_token: string; user: { username: string } }>(
+    const res = await call<{ csrf_token: string; expires_at: number; user: { username: string } }>(
       suite.url,
       "POST",
       "/api/2.0/tracker/session/sign-in",
@@ -75,12 +75,16 @@ describe.each(testDatabases())("web UI sessions on %s", (kind) => {
     const before = Date.now();
     const { setCookie, body } = await signIn(ADMIN);
     const after = Date.now();
-    const expiresAt = (body as unknown as { expires_at: number }).expires_at;
+    const expiresAt = body.expires_at;
     expect(expiresAt).toBeGreaterThanOrEqual(before + LIFETIME_MS);
     expect(expiresAt).toBeLessThanOrEqual(after + LIFETIME_MS);
     const cookieExpires = Date.parse(/; Expires=([^;]+)/.exec(setCookie)?.[1] ?? "");
     // The cookie's date has whole seconds.
     expect(Math.abs(cookieExpires - expiresAt)).toBeLessThan(1000);
+    const stored = (await suite.server.database.knex("web_sessions").select("expires_at_ms")) as Array<{
+      expires_at_ms: string | number;
+    }>;
+    expect(stored.map((r) => Number(r.expires_at_ms))).toContain(expiresAt);
   });
 
   it("a password change ends the user's other sessions, not the one it was made from", async () => {
