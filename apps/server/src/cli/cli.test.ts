@@ -212,8 +212,9 @@ describe("tracker CLI: flags and environment", () => {
       expect(server.stdout).toContain(flag);
   });
 
-  it("answers a bad flag or value with one error line and exit code 2", async () => {
-    for (const args of [
+  // One test per case: each CLI start has the whole test timeout, however loaded the machine is.
+  it.each(
+    [
       ["server", "--bogus"],
       ["server", "--port", "abc"],
       ["server", "--workers", "0"],
@@ -223,21 +224,23 @@ describe("tracker CLI: flags and environment", () => {
       ["server", "--max-in-flight-requests", "-1"],
       ["server", "--body-timeout", "soon"],
       ["server", "--session-lifetime", "400d"],
-    ]) {
-      const run = await runCli(args);
-      expect(run.code, args.join(" ")).toBe(2);
-      expect(run.stderr.trim().split("\n")[0]).toMatch(/error|tracker:/);
-      expect(run.stderr).not.toMatch(/\n\s+at /); // no stack trace
-    }
-    for (const env of [
-      { PORT: "70000" },
-      { TRACKER_HEAP_GROWTH_PERCENT: "half" },
-      { TRACKER_BODY_TIMEOUT: "1 week" },
-      { TRACKER_MAX_IN_FLIGHT_REQUESTS: "many" },
-    ]) {
-      const envBad = await runCli(["server"], env);
-      expect(envBad.code, JSON.stringify(env)).toBe(2);
-    }
+    ].map((args) => ({ args, line: args.join(" ") })),
+  )("answers `$line` with one error line and exit code 2", async ({ args }) => {
+    const run = await runCli(args);
+    expect(run.code, args.join(" ")).toBe(2);
+    expect(run.stderr.trim().split("\n")[0]).toMatch(/error|tracker:/);
+    expect(run.stderr).not.toMatch(/\n\s+at /); // no stack trace
+  });
+
+  it.each([
+    { PORT: "70000" },
+    { TRACKER_HEAP_GROWTH_PERCENT: "half" },
+    { TRACKER_BODY_TIMEOUT: "1 week" },
+    { TRACKER_MAX_IN_FLIGHT_REQUESTS: "many" },
+  ])("answers a bad environment value %o with exit code 2", async (env) => {
+    const envBad = await runCli(["server"], env);
+    expect(envBad.code, JSON.stringify(env)).toBe(2);
+    expect(envBad.stderr).not.toMatch(/\n\s+at /);
   });
 
   it("answers an unreachable database URL with one error line and exit code 2", async () => {
