@@ -16,28 +16,26 @@ import {
   S3Client,
   S3ServiceException,
 } from "@aws-sdk/client-s3";
-import { Upload } from "@aws-sdk/lib-storage";
 import { getSignedUrl } from "@aws-sdk/s3-request-presigner";
 import type { Readable } from "node:stream";
 import { invalidParameter, notFound, TrackerError } from "../errors.js";
 import { ROOT_PATH, type ArtifactPath } from "./artifact-path.js";
 import type { ArtifactEntry, ArtifactPage, ArtifactStat, ArtifactStore, WriteOptions } from "./artifact-store.js";
+import { partLimitsFor, type PartTarget, uploadInParts } from "./part-upload.js";
 import { meteredUpload, refuseAnnouncedTooLarge, tooLarge } from "./metered-upload.js";
 import { formatS3Uri, type S3Location } from "../../config/s3-location.js";
 
 /**
  * Artifacts in S3-compatible object storage, below `s3://bucket/prefix`. An artifact path `a/b` is
  * the key `prefix/a/b`; a directory is a key prefix (`prefix/a/`), which exists while an object is
- * below it. Bodies stream both ways: uploads go out while they arrive (lib-storage's Upload: one
- * PutObject for a small file, a multipart upload in PART_SIZE parts for a large one, aborted when
+ * below it. Bodies stream both ways: uploads go out while they arrive (uploadInParts: one
+ * PutObject for a small file, a multipart upload in parts of
+ * partLimitsFor's size for a large one, holding at most 5 parts in memory, aborted when
  * the body fails), downloads come straight from GetObject. The client's endpoint, region and
  * credentials come from the AWS SDK's standard sources (AWS_ENDPOINT_URL, AWS_REGION,
  * AWS_ACCESS_KEY_ID, ~/.aws/config, ...).
  */
 
-/** Part size of multipart uploads, and parts in flight per upload: at most 4 x 8 MiB held per upload. */
-const PART_SIZE = 8 * 1024 * 1024;
-const PARTS_IN_FLIGHT = 4;
 /** The most keys one ListObjectsV2 answer holds. */
 const LIST_PAGE_KEYS = 1000;
 
@@ -276,15 +274,39 @@ export class S3Store implements ArtifactStore {
     await this.refuseUnwritable(p);
     return this.call(p, () =>
       meteredUpload(body, options, (checked) =>
-        new Upload({
-          client: this.client,
-          params: { Bucket: this.location.bucket, Key: this.key(p), Body: checked },
-          partSize: PART_SIZE,
-          queueSize: PARTS_IN_FLIGHT,
-          leavePartsOnError: false,
-        }).done(),
+        uploadInParts(checked, this.partTarget(this.key(p)), partLimitsFor(options.maxBytes)),
       ),
     );
+  }
+
+  /** The S3 requests of an upload to `Key`, for uploadInParts. */
+  private partTarget(Key: string): PartTarget {
+    const Bucket = this.location.bucket;
+    return {
+      putWhole: async (Body) => {
+        await this.client.send(new PutObjectCommand({ Bucket, Key, Body }));
+      },
+      start: async () => {
+        const { UploadId } = await this.client.send(new CreateMultipartUploadCommand({ Bucket, Key }));
+        if (!UploadId)
+          throw new TrackerError("TEMPORARILY_UNAVAILABLE", "The artifact store gave no upload id; try again");
+        return UploadId;
+      },
+      putPart: async (UploadId, PartNumber, Body) => {
+        const { ETag } = await this.client.send(new UploadPartCommand({ Bucket, Key, UploadId, PartNumber, Body }));
+        if (!ETag)
+          throw new TrackerError("TEMPORARILY_UNAVAILABLE", `The artifact store gave no ETag for part ${PartNumber}`);
+        return ETag;
+      },
+      complete: async (UploadId, Parts) => {
+        await this.client.send(
+          new CompleteMultipartUploadCommand({ Bucket, Key, UploadId, MultipartUpload: { Parts } }),
+        );
+      },
+      abort: async (UploadId) => {
+        await this.client.send(new AbortMultipartUploadCommand({ Bucket, Key, UploadId }));
+      },
+    };
   }
 
   /**
