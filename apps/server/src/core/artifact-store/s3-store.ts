@@ -202,7 +202,9 @@ export class S3Store implements ArtifactStore {
 
   /**
    * ListObjectsV2 with the delimiter, from S3's continuation token on: one S3 request per page of
-   * up to 1,000 entries. Across pages the order is S3's (by key, a folder counting as `name/`).
+   * up to 1,000 entries. Across pages the order is S3's (by key, a folder counting as `name/`). A
+   * name that is both a file and the prefix of other keys is listed twice, as a directory and as a
+   * file (the directory first), as MLflow lists it; stat and read then give the file.
    */
   async listPage(p: ArtifactPath, limit: number, cursor?: string): Promise<ArtifactPage | undefined> {
     const prefix = this.below(p);
@@ -256,22 +258,19 @@ export class S3Store implements ArtifactStore {
     return out.Body as Readable;
   }
 
-  /** As in a folder: a file cannot replace a directory, nor lie below a file (400). */
-  private async refuseUnwritable(p: ArtifactPath): Promise<void> {
+  /**
+   * A write needs a file name, and nothing more: S3 has no folders, so a key may also be the prefix
+   * of others (`a` and `a/b` both exist), as MLflow's S3 artifact repository lets happen. Refusing
+   * that as a folder does (a HEAD per parent and a listing) made six S3 requests of every upload;
+   * listings then show the name twice, as a directory and as a file (see listPage).
+   */
+  private refuseUnwritable(p: ArtifactPath): void {
     if (!p) throw invalidParameter("An artifact path must name a file");
-    const names = p.split("/");
-    const ancestors = names.slice(1).map((_, i) => names.slice(0, i + 1).join("/") as ArtifactPath);
-    const [isDir, ...files] = await Promise.all([
-      this.hasObjectsBelow(p),
-      ...ancestors.map(async (a) => (await this.head(a)) !== undefined),
-    ]);
-    if (isDir) throw invalidParameter(`Cannot write '${p}': it is a directory`);
-    if (files.some(Boolean)) throw invalidParameter(`Cannot write '${p}': a parent of it is a file`);
   }
 
   async write(p: ArtifactPath, body: Readable, options: WriteOptions): Promise<{ size: number }> {
     refuseAnnouncedTooLarge(options);
-    await this.refuseUnwritable(p);
+    this.refuseUnwritable(p);
     return this.call(p, () =>
       meteredUpload(body, options, (checked) =>
         uploadInParts(checked, this.partTarget(this.key(p)), partLimitsFor(options.maxBytes)),
@@ -310,11 +309,11 @@ export class S3Store implements ArtifactStore {
   }
 
   /**
-   * A URL to PUT the file at `p` to, straight into the store (checked writable as a write is: not
-   * a directory, nor below a file). The store cannot bound what arrives at it: S3 takes up to 5 GiB.
+   * A URL to PUT the file at `p` to, straight into the store (a file name, as for a write). The
+   * store cannot bound what arrives at it: S3 takes up to 5 GiB.
    */
   async presignUpload(p: ArtifactPath, options: PresignOptions): Promise<string> {
-    await this.refuseUnwritable(p);
+    this.refuseUnwritable(p);
     const command = new PutObjectCommand({ Bucket: this.location.bucket, Key: this.key(p) });
     return this.call(p, () => getSignedUrl(this.client, command, options));
   }
@@ -327,7 +326,7 @@ export class S3Store implements ArtifactStore {
 
   /** Starts a multipart upload of `p` and presigns a PUT URL for each of its `parts` parts. */
   async startMultipartUpload(p: ArtifactPath, parts: number): Promise<{ uploadId: string; parts: PresignedPart[] }> {
-    await this.refuseUnwritable(p);
+    this.refuseUnwritable(p);
     const Key = this.key(p);
     const created = await this.call(p, () =>
       this.client.send(new CreateMultipartUploadCommand({ Bucket: this.location.bucket, Key })),
