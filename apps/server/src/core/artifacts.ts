@@ -318,6 +318,15 @@ export async function modelVersionArtifactFile(
 
 // The mlflow-artifacts API: paths relative to the artifacts destination.
 
+/**
+ * Whether MLflow's clients may move files of the artifact service straight to and from the object
+ * store (multipart uploads to presigned URLs, presigned downloads): the server serves artifacts
+ * and its destination is in S3. MLflow 3's server-info advertises this.
+ */
+export function artifactServicePresigns(config: TrackerConfig): boolean {
+  return config.serveArtifacts && artifactStores(config).destination instanceof S3Store;
+}
+
 /** One level below `rawPath` (basenames), or undefined when it is not a directory. */
 export async function listDestination(services: Services, rawPath: string): Promise<ArtifactEntry[] | undefined> {
   return artifactStores(services.config).destination.list(checkArtifactPath(rawPath));

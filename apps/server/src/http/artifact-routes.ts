@@ -69,7 +69,8 @@ export const isArtifactUpload = (req: Request): boolean =>
   req.method === "PUT" && req.path.startsWith(`${ARTIFACTS_PREFIX}/`);
 
 /** Paths of an `--artifacts-only` server that stay open besides the artifact API. */
-const OPEN_WHEN_ARTIFACTS_ONLY = /^\/(health|get-artifact|docs)(\/|$)|^\/api\/2\.0\/tracker\/server-info$/;
+const OPEN_WHEN_ARTIFACTS_ONLY =
+  /^\/(health|get-artifact|docs)(\/|$)|^\/api\/(2\.0\/tracker|3\.0\/mlflow)\/server-info$/;
 
 export function artifactServiceGate(config: TrackerConfig): RequestHandler {
   return (req, res, next) => {

@@ -16,28 +16,26 @@ import {
   S3Client,
   S3ServiceException,
 } from "@aws-sdk/client-s3";
-import { Upload } from "@aws-sdk/lib-storage";
 import { getSignedUrl } from "@aws-sdk/s3-request-presigner";
 import type { Readable } from "node:stream";
 import { invalidParameter, notFound, TrackerError } from "../errors.js";
 import { ROOT_PATH, type ArtifactPath } from "./artifact-path.js";
 import type { ArtifactEntry, ArtifactPage, ArtifactStat, ArtifactStore, WriteOptions } from "./artifact-store.js";
+import { partLimitsFor, type PartTarget, uploadInParts } from "./part-upload.js";
 import { meteredUpload, refuseAnnouncedTooLarge, tooLarge } from "./metered-upload.js";
 import { formatS3Uri, type S3Location } from "../../config/s3-location.js";
 
 /**
  * Artifacts in S3-compatible object storage, below `s3://bucket/prefix`. An artifact path `a/b` is
  * the key `prefix/a/b`; a directory is a key prefix (`prefix/a/`), which exists while an object is
- * below it. Bodies stream both ways: uploads go out while they arrive (lib-storage's Upload: one
- * PutObject for a small file, a multipart upload in PART_SIZE parts for a large one, aborted when
+ * below it. Bodies stream both ways: uploads go out while they arrive (uploadInParts: one
+ * PutObject for a small file, a multipart upload in parts of
+ * partLimitsFor's size for a large one, holding at most 5 parts in memory, aborted when
  * the body fails), downloads come straight from GetObject. The client's endpoint, region and
  * credentials come from the AWS SDK's standard sources (AWS_ENDPOINT_URL, AWS_REGION,
  * AWS_ACCESS_KEY_ID, ~/.aws/config, ...).
  */
 
-/** Part size of multipart uploads, and parts in flight per upload: at most 4 x 8 MiB held per upload. */
-const PART_SIZE = 8 * 1024 * 1024;
-const PARTS_IN_FLIGHT = 4;
 /** The most keys one ListObjectsV2 answer holds. */
 const LIST_PAGE_KEYS = 1000;
 
@@ -204,7 +202,9 @@ export class S3Store implements ArtifactStore {
 
   /**
    * ListObjectsV2 with the delimiter, from S3's continuation token on: one S3 request per page of
-   * up to 1,000 entries. Across pages the order is S3's (by key, a folder counting as `name/`).
+   * up to 1,000 entries. Across pages the order is S3's (by key, a folder counting as `name/`). A
+   * name that is both a file and the prefix of other keys is listed twice, as a directory and as a
+   * file (the directory first), as MLflow lists it; stat and read then give the file.
    */
   async listPage(p: ArtifactPath, limit: number, cursor?: string): Promise<ArtifactPage | undefined> {
     const prefix = this.below(p);
@@ -258,41 +258,62 @@ export class S3Store implements ArtifactStore {
     return out.Body as Readable;
   }
 
-  /** As in a folder: a file cannot replace a directory, nor lie below a file (400). */
-  private async refuseUnwritable(p: ArtifactPath): Promise<void> {
+  /**
+   * A write needs a file name, and nothing more: S3 has no folders, so a key may also be the prefix
+   * of others (`a` and `a/b` both exist), as MLflow's S3 artifact repository lets happen. Refusing
+   * that as a folder does (a HEAD per parent and a listing) made six S3 requests of every upload;
+   * listings then show the name twice, as a directory and as a file (see listPage).
+   */
+  private refuseUnwritable(p: ArtifactPath): void {
     if (!p) throw invalidParameter("An artifact path must name a file");
-    const names = p.split("/");
-    const ancestors = names.slice(1).map((_, i) => names.slice(0, i + 1).join("/") as ArtifactPath);
-    const [isDir, ...files] = await Promise.all([
-      this.hasObjectsBelow(p),
-      ...ancestors.map(async (a) => (await this.head(a)) !== undefined),
-    ]);
-    if (isDir) throw invalidParameter(`Cannot write '${p}': it is a directory`);
-    if (files.some(Boolean)) throw invalidParameter(`Cannot write '${p}': a parent of it is a file`);
   }
 
   async write(p: ArtifactPath, body: Readable, options: WriteOptions): Promise<{ size: number }> {
     refuseAnnouncedTooLarge(options);
-    await this.refuseUnwritable(p);
+    this.refuseUnwritable(p);
     return this.call(p, () =>
       meteredUpload(body, options, (checked) =>
-        new Upload({
-          client: this.client,
-          params: { Bucket: this.location.bucket, Key: this.key(p), Body: checked },
-          partSize: PART_SIZE,
-          queueSize: PARTS_IN_FLIGHT,
-          leavePartsOnError: false,
-        }).done(),
+        uploadInParts(checked, this.partTarget(this.key(p)), partLimitsFor(options.maxBytes)),
       ),
     );
   }
 
+  /** The S3 requests of an upload to `Key`, for uploadInParts. */
+  private partTarget(Key: string): PartTarget {
+    const Bucket = this.location.bucket;
+    return {
+      putWhole: async (Body) => {
+        await this.client.send(new PutObjectCommand({ Bucket, Key, Body }));
+      },
+      start: async () => {
+        const { UploadId } = await this.client.send(new CreateMultipartUploadCommand({ Bucket, Key }));
+        if (!UploadId)
+          throw new TrackerError("TEMPORARILY_UNAVAILABLE", "The artifact store gave no upload id; try again");
+        return UploadId;
+      },
+      putPart: async (UploadId, PartNumber, Body) => {
+        const { ETag } = await this.client.send(new UploadPartCommand({ Bucket, Key, UploadId, PartNumber, Body }));
+        if (!ETag)
+          throw new TrackerError("TEMPORARILY_UNAVAILABLE", `The artifact store gave no ETag for part ${PartNumber}`);
+        return ETag;
+      },
+      complete: async (UploadId, Parts) => {
+        await this.client.send(
+          new CompleteMultipartUploadCommand({ Bucket, Key, UploadId, MultipartUpload: { Parts } }),
+        );
+      },
+      abort: async (UploadId) => {
+        await this.client.send(new AbortMultipartUploadCommand({ Bucket, Key, UploadId }));
+      },
+    };
+  }
+
   /**
-   * A URL to PUT the file at `p` to, straight into the store (checked writable as a write is: not
-   * a directory, nor below a file). The store cannot bound what arrives at it: S3 takes up to 5 GiB.
+   * A URL to PUT the file at `p` to, straight into the store (a file name, as for a write). The
+   * store cannot bound what arrives at it: S3 takes up to 5 GiB.
    */
   async presignUpload(p: ArtifactPath, options: PresignOptions): Promise<string> {
-    await this.refuseUnwritable(p);
+    this.refuseUnwritable(p);
     const command = new PutObjectCommand({ Bucket: this.location.bucket, Key: this.key(p) });
     return this.call(p, () => getSignedUrl(this.client, command, options));
   }
@@ -305,7 +326,7 @@ export class S3Store implements ArtifactStore {
 
   /** Starts a multipart upload of `p` and presigns a PUT URL for each of its `parts` parts. */
   async startMultipartUpload(p: ArtifactPath, parts: number): Promise<{ uploadId: string; parts: PresignedPart[] }> {
-    await this.refuseUnwritable(p);
+    this.refuseUnwritable(p);
     const Key = this.key(p);
     const created = await this.call(p, () =>
       this.client.send(new CreateMultipartUploadCommand({ Bucket: this.location.bucket, Key })),

@@ -146,6 +146,7 @@ export const OPERATION_RULES: Readonly<Record<OperationId, Rule>> = {
   createPresignedDownloadUrl: read(RUN_OR_LOGGED_MODEL),
   // The server itself (the health probes never get here: they stay open).
   getServerInfo: { anyone: true },
+  getMlflowServerInfo: { anyone: true },
   getMlflowVersion: { anyone: true },
   getHealth: { anyone: true },
   getLiveness: { anyone: true },

@@ -39,6 +39,19 @@ describe.each(databaseAndStoreCases(testDatabases()))("presigned artifact URLs o
   const upload = (body: Record<string, unknown>) => mlflow.post<Signed>("artifacts/presigned-upload-url", body);
   const download = (body: Record<string, unknown>) => mlflow.post<Signed>("artifacts/presigned-download-url", body);
 
+  it("advertises presigned transfers in MLflow 3's server-info on S3 only (its clients then take them unasked)", async () => {
+    for (const prefix of ["/api", "/ajax-api"]) {
+      const res = await fetch(`${suite.url}${prefix}/3.0/mlflow/server-info`);
+      expect(res.status).toBe(200);
+      expect(await res.json()).toEqual({
+        store_type: "SqlStore",
+        workspaces_enabled: false,
+        presigned_uploads_enabled: store === "s3",
+        presigned_downloads_enabled: store === "s3",
+      });
+    }
+  });
+
   it("refuses bad input with 400 and unknown runs and models with 404, before looking at the store", async () => {
     for (const op of [upload, download]) {
       for (const body of [
@@ -145,12 +158,12 @@ describe.each(databaseAndStoreCases(testDatabases()))("presigned artifact URLs o
   );
 
   it.runIf(store === "s3")(
-    "refuses a directory, a path below a file, a missing file and a deleted run's uploads; an expired URL is refused by the store",
+    "signs a directory's name or a path below a file (S3 has no folders); refuses a missing file and a deleted run's uploads; an expired URL is refused by the store",
     async () => {
       const first = await upload({ run_id: runId, path: "dir/a.txt" });
       expect((await fetch(first.body.presigned_url, { method: "PUT", body: "a" })).status).toBe(200);
-      expect((await upload({ run_id: runId, path: "dir" })).status).toBe(400);
-      expect((await upload({ run_id: runId, path: "dir/a.txt/b.txt" })).status).toBe(400);
+      expect((await upload({ run_id: runId, path: "dir" })).status).toBe(200);
+      expect((await upload({ run_id: runId, path: "dir/a.txt/b.txt" })).status).toBe(200);
       expect((await download({ run_id: runId, path: "dir" })).status).toBe(404);
       const missing = await download({ run_id: runId, path: "dir/none.txt" });
       expect(missing.status).toBe(404);
@@ -219,6 +232,11 @@ describe.runIf(process.env.TEST_S3_URL).each(testDatabases())(
       expect(await (await fetch(got.body.presigned_url)).text()).toBe("direct");
       // The artifact service itself stays off.
       expect((await fetch(`${suite.url}/api/2.0/mlflow-artifacts/artifacts?path=x`)).status).toBe(503);
+      // Nor does MLflow 3's server-info send clients to the artifact service's presigned paths.
+      expect(await (await fetch(`${suite.url}/api/3.0/mlflow/server-info`)).json()).toMatchObject({
+        presigned_uploads_enabled: false,
+        presigned_downloads_enabled: false,
+      });
 
       // A run located elsewhere (another bucket's URI) is not the server's to sign for.
       const elsewhere = (

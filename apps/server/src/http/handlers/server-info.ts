@@ -1,4 +1,5 @@
 import { createRequire } from "node:module";
+import { artifactServicePresigns } from "../../core/artifacts.js";
 import { handlerTable } from "../operation-handler.js";
 
 /** tracker's own description of itself (spec/ext.yaml, getServerInfo). */
@@ -25,4 +26,14 @@ export const serverInfoHandlers = handlerTable({
     database: services.databaseKind,
     serve_artifacts: services.config.serveArtifacts,
   }),
+  // MLflow 3's clients read these flags to choose between the proxied and the presigned artifact paths.
+  getMlflowServerInfo: async ({ services }) => {
+    const presigns = artifactServicePresigns(services.config);
+    return {
+      store_type: "SqlStore",
+      workspaces_enabled: false,
+      presigned_uploads_enabled: presigns,
+      presigned_downloads_enabled: presigns,
+    };
+  },
 });
