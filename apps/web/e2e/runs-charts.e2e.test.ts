@@ -130,6 +130,9 @@ describe("runs page: charts view and grouping (issue 31)", () => {
     const wide = card(page, "bar*:metrics.acc");
     const [wideBox, lineBox] = [await wide.boundingBox(), await card(page, "line:metrics.acc").boundingBox()];
     expect(wideBox!.width).toBeGreaterThan(lineBox!.width * 1.5);
+    // The enlarged bar card is as tall as its bars: no empty band below them (it was ~200 px).
+    const barsBox = await wide.getByRole("img", { name: "Bar chart of metrics.acc" }).boundingBox();
+    expect(wideBox!.y + wideBox!.height - (barsBox!.y + barsBox!.height)).toBeLessThan(24);
 
     // Hide run-3: gone from the bars, struck through in the list; pin run-8.
     await list.getByRole("button", { name: "Hide run-3" }).click();
