@@ -213,6 +213,9 @@ for (const kind of testDatabases()) {
           expect.any(Number),
         ]);
         for (const n of lines) expect(n).toBeLessThanOrEqual(width === 390 ? 2 : 1);
+        // And the whole table fits the screen: no column hidden behind a sideways scroll.
+        const table = await other.page.getByRole("table").evaluate((t) => t.getBoundingClientRect().right);
+        expect(table).toBeLessThanOrEqual(width);
         await shot(other.page, `tokens${width === 390 ? "-390" : ""}${scheme === "dark" ? "-dark" : ""}`);
         await other.context.close();
       }
