@@ -2,7 +2,7 @@ import { useTestServer } from "@tracker/testing";
 import { TrackerClient } from "@tracker-ml/client";
 import type { Browser, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser, webDir, requireBuiltUi, openAt, saveScreenshot } from "./browser";
+import { launchBrowser, webDir, requireBuiltUi, openAt, openPage, saveScreenshot } from "./browser";
 
 const MODELS = ["cnn", "mlp", "tree"] as const;
 /** Final accuracy of run i: the groups' means, mins and maxes follow from it. */
@@ -130,6 +130,9 @@ describe("runs page: charts view and grouping (issue 31)", () => {
     const wide = card(page, "bar*:metrics.acc");
     const [wideBox, lineBox] = [await wide.boundingBox(), await card(page, "line:metrics.acc").boundingBox()];
     expect(wideBox!.width).toBeGreaterThan(lineBox!.width * 1.5);
+    // The enlarged bar card is as tall as its bars: no empty band below them (it was ~200 px).
+    const barsBox = await wide.getByRole("img", { name: "Bar chart of metrics.acc" }).boundingBox();
+    expect(wideBox!.y + wideBox!.height - (barsBox!.y + barsBox!.height)).toBeLessThan(24);
 
     // Hide run-3: gone from the bars, struck through in the list; pin run-8.
     await list.getByRole("button", { name: "Hide run-3" }).click();
@@ -252,6 +255,49 @@ describe("runs page: charts view and grouping (issue 31)", () => {
     // Three whiskers (min-max), one per group.
     expect(await bars.locator("g[data-bar] g[stroke]").count()).toBe(3);
     await shot(page, "runs-charts-grouped");
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it("sends the runs requests with the session check, draws each chart once, and the cards below the fold while idle", async () => {
+    const { page, context, problems } = await openPage(browser);
+    // Only the first row of cards on screen: the line cards are two rows further down.
+    await page.setViewportSize({ width: 1280, height: 450 });
+    // Every draw of a card's chart (each stamps data-drawn-at), counted by card.
+    await page.addInitScript(() => {
+      const draws: Record<string, number> = {};
+      Object.assign(window, { __draws: draws });
+      new MutationObserver((records) => {
+        for (const r of records) {
+          const spec = (r.target as Element).closest("article.chart-card")?.getAttribute("data-card");
+          if (spec) draws[spec] = (draws[spec] ?? 0) + 1;
+        }
+      }).observe(document, { subtree: true, attributes: true, attributeFilter: ["data-drawn-at"] });
+    });
+    // The session check answers late: the runs page's requests must not wait for it.
+    let sessionReleased = 0;
+    await page.route("**/api/2.0/tracker/session", async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      await route.continue();
+      sessionReleased = Date.now();
+    });
+    const searches: number[] = [];
+    page.on("request", (r) => {
+      if (r.url().includes("/runs/search-columns")) searches.push(Date.now());
+    });
+    await page.goto(
+      `${server.url}${runsUrl("&tab=charts&cards=bar:metrics.acc,bar:metrics.loss,scatter:params.lr:metrics.acc,parallel:params.lr:metrics.acc,line:metrics.acc,line:metrics.loss")}`,
+    );
+    await card(page, "bar:metrics.acc").getByRole("img").waitFor();
+    // One search, sent before the session's answer, and used by the page.
+    expect(searches).toHaveLength(1);
+    expect(searches[0]).toBeLessThan(sessionReleased);
+    // The line cards below draw without being scrolled to, each once.
+    await lineDrawn(page, "acc");
+    await lineDrawn(page, "loss");
+    expect(await page.evaluate(() => window.scrollY)).toBe(0);
+    const draws = (await page.evaluate(() => (window as unknown as { __draws: Record<string, number> }).__draws)) ?? {};
+    expect(draws).toEqual({ "line:metrics.acc": 1, "line:metrics.loss": 1 });
     expect(problems).toEqual([]);
     await context.close();
   });

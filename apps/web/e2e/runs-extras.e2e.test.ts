@@ -7,7 +7,7 @@ import fs from "node:fs";
 import { artifactStoreConfig, testArtifactStores, useTestServer } from "@tracker/testing";
 import { TrackerClient } from "@tracker-ml/client";
 import Papa from "papaparse";
-import type { Browser, Page } from "playwright-core";
+import type { Browser, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchBrowser, webDir, requireBuiltUi, openAt, saveScreenshot } from "./browser";
 
@@ -143,6 +143,22 @@ async function seedAll(baseUrl: string, pngs: Uint8Array[]): Promise<Data> {
 }
 
 /** Three small PNG charts drawn by the browser's canvas (the test has no image files of its own). */
+/** The names of the image grid's thumbnails on screen that have not drawn their image yet. */
+function thumbnailsLoading(grid: Locator): Promise<string[]> {
+  return grid.locator("button.thumb").evaluateAll((buttons) =>
+    buttons
+      .filter((b) => {
+        const box = b.getBoundingClientRect();
+        return box.bottom > 0 && box.top < window.innerHeight;
+      })
+      .filter((b) => {
+        const img = b.querySelector("img");
+        return !(img?.complete && img.naturalWidth > 0);
+      })
+      .map((b) => b.getAttribute("aria-label") ?? "?"),
+  );
+}
+
 async function drawPngs(page: Page): Promise<Uint8Array[]> {
   const encoded = await page.evaluate(`(() => {
     const out = [];
@@ -178,12 +194,12 @@ describe.each(testArtifactStores())("web UI: the runs page's missing pieces (iss
   const shot = async (page: Page, name: string) => {
     if (store === "folder") await saveScreenshot(page, name);
   };
-  /** The same page in light, dark and at 390 px (dark), each after `ready` says it is drawn. */
+  /** The same page in light, dark and at 390 px (dark, named `-390-dark`), each after `ready` says it is drawn. */
   const shotThree = async (pathname: string, name: string, ready: (page: Page) => Promise<void>) => {
     for (const [suffix, options] of [
       ["", { scheme: "light" as const }],
       ["-dark", { scheme: "dark" as const }],
-      ["-390", { scheme: "dark" as const, width: 390 }],
+      ["-390-dark", { scheme: "dark" as const, width: 390 }],
     ] as const) {
       const { page, context, problems } = await open(pathname, options);
       await ready(page);
@@ -401,6 +417,8 @@ describe.each(testArtifactStores())("web UI: the runs page's missing pieces (iss
           })
           .toBe(1);
         await g.locator('img[alt="plots/epoch-00.png"]').waitFor();
+        // Every thumbnail on screen drawn, none still "…" (the screenshot once caught six loading).
+        await expect.poll(() => thumbnailsLoading(g)).toEqual([]);
       });
     },
   );

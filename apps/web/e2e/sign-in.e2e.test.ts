@@ -189,6 +189,33 @@ for (const kind of testDatabases()) {
         const other = await freshPage(scheme, width, ALICE);
         await other.page.goto(`${server.url}/account`);
         await other.page.getByRole("cell", { name: "laptop script" }).waitFor();
+        // Dates break only between the date and the time: at most two lines (at 390 px they took three).
+        const lines = await other.page
+          .getByRole("row")
+          .filter({ hasText: "laptop script" })
+          .getByRole("cell")
+          .evaluateAll((cells) =>
+            cells.slice(1, 4).map((cell) => {
+              // The lines the cell's text takes: the distinct tops of its text's line boxes.
+              const tops = new Set<number>();
+              const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+              for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+                const range = document.createRange();
+                range.selectNodeContents(node);
+                for (const r of range.getClientRects()) if (r.width > 0) tops.add(Math.round(r.top));
+              }
+              return tops.size;
+            }),
+          );
+        expect(lines, `lines of the token's dates at ${width} px`).toEqual([
+          expect.any(Number),
+          expect.any(Number),
+          expect.any(Number),
+        ]);
+        for (const n of lines) expect(n).toBeLessThanOrEqual(width === 390 ? 2 : 1);
+        // And the whole table fits the screen: no column hidden behind a sideways scroll.
+        const table = await other.page.getByRole("table").evaluate((t) => t.getBoundingClientRect().right);
+        expect(table).toBeLessThanOrEqual(width);
         await shot(other.page, `tokens${width === 390 ? "-390" : ""}${scheme === "dark" ? "-dark" : ""}`);
         await other.context.close();
       }

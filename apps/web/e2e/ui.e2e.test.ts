@@ -704,6 +704,14 @@ for (const [kind, store] of storeCasesOnce(testDatabases())) {
       await dark.page.getByRole("link", { name: "baseline" }).waitFor();
       const background = await dark.page.evaluate(() => getComputedStyle(document.body).backgroundColor);
       expect(background).toBe("rgb(15, 19, 24)");
+      // The columns are narrower than the table: the heading band and the rows' lines span it all.
+      const spans = await dark.page.getByTestId("runs-table").evaluate((table) => ({
+        table: table.clientWidth,
+        head: table.querySelector(".row.head")!.getBoundingClientRect().width,
+        row: table.querySelector(".row:not(.head)")!.getBoundingClientRect().width,
+      }));
+      expect(spans.head).toBe(spans.table);
+      expect(spans.row).toBe(spans.table);
       if (screenshotting) await dark.page.screenshot({ path: path.join(screenshots, "runs-dark.png") });
       expect(cspProblems(dark)).toEqual([]);
       await dark.context.close();

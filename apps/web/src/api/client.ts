@@ -1,6 +1,7 @@
 // The one TrackerClient the UI talks through, the bearer token kept for the browser session, and
 // the server's namespace (system tags are `<ns>.user`, `<ns>.parentRunId`, ...).
 import { TrackerClient, isTrackerError } from "@tracker-ml/client";
+import { fetchEarly, fetchOrEarly } from "./early-answers";
 
 const TOKEN_KEY = "tracker.token";
 let client: TrackerClient | undefined;
@@ -23,14 +24,23 @@ export function systemTag(name: string): string {
 }
 
 export function api(): TrackerClient {
-  const token = sessionStorage.getItem(TOKEN_KEY) ?? undefined;
-  client ??= new TrackerClient({
+  client ??= makeClient(fetchOrEarly);
+  return client;
+}
+
+/** A client for the page's early requests (see early-answers.ts), whose answers the page's own requests take. */
+export function earlyApi(): TrackerClient {
+  return makeClient(fetchEarly);
+}
+
+function makeClient(fetch: (request: Request) => Promise<Response>): TrackerClient {
+  return new TrackerClient({
     baseUrl: window.location.origin,
-    token,
+    token: sessionStorage.getItem(TOKEN_KEY) ?? undefined,
     headers: csrfHeaders(),
     retry: { retries: 1 },
+    fetch,
   });
-  return client;
 }
 
 /** Subscribes to changes of the authentication state (token asked for, token given). */

@@ -53,6 +53,14 @@ export async function loadSession(): Promise<void> {
   else setState({ status: "signed-out" });
 }
 
+let started: Promise<void> | undefined;
+
+/** The session's first load, sent once (main.tsx starts it before the first render; the session gate waits for it). */
+export function startSession(): Promise<void> {
+  started ??= loadSession();
+  return started;
+}
+
 export async function signIn(username: string, password: string): Promise<void> {
   const data = await expectData(authApi().POST("/api/2.0/tracker/session/sign-in", { body: { username, password } }));
   if (!data.user || !data.csrf_token) throw new Error("The server started no session");

@@ -34,8 +34,10 @@ function dataExtent(data: uPlot.AlignedData): Range | undefined {
 export function UPlotChart({ options, data, label, xRange, onXRange }: UPlotChartProps) {
   const host = useRef<HTMLDivElement>(null);
   const chart = useRef<uPlot | undefined>(undefined);
-  const latest = useRef({ xRange, onXRange });
-  latest.current = { xRange, onXRange };
+  const latest = useRef({ xRange, onXRange, data });
+  latest.current = { xRange, onXRange, data };
+  /** The data and x window the chart last drew: the same again draws nothing. */
+  const drawn = useRef<{ data: uPlot.AlignedData; from?: number; to?: number } | undefined>(undefined);
   const scheme = useColorScheme();
   // biome-ignore lint/correctness/useExhaustiveDependencies: the chart is rebuilt only when its options or the colour scheme change; new data goes through setData in its own effect
   useEffect(() => {
@@ -101,9 +103,10 @@ export function UPlotChart({ options, data, label, xRange, onXRange }: UPlotChar
       setSelect: [...(options.hooks?.setSelect ?? []), selected],
     };
     const axes = withAxisColor(options.axes, getComputedStyle(el).color);
+    const built = latest.current.data;
     const made = new uPlot(
       { ...options, ...(axes ? { axes } : {}), cursor, hooks, width: Math.max(240, el.clientWidth) } as uPlot.Options,
-      data,
+      built,
       el,
     );
     chart.current = made;
@@ -113,9 +116,12 @@ export function UPlotChart({ options, data, label, xRange, onXRange }: UPlotChar
     made.over.addEventListener("mousedown", preventPanDefault);
     const range = latest.current.xRange;
     if (range) made.setScale("x", { min: range[0], max: range[1] });
-    const resize = new ResizeObserver(() =>
-      made.setSize({ width: Math.max(240, el.clientWidth), height: options.height }),
-    );
+    drawn.current = { data: built, from: range?.[0], to: range?.[1] };
+    // Observing reports the size at once: only a real change of width draws again.
+    const resize = new ResizeObserver(() => {
+      const width = Math.max(240, el.clientWidth);
+      if (width !== made.width) made.setSize({ width, height: options.height });
+    });
     resize.observe(el);
     return () => {
       made.over.removeEventListener("mousedown", preventPanDefault);
@@ -129,6 +135,10 @@ export function UPlotChart({ options, data, label, xRange, onXRange }: UPlotChar
   useEffect(() => {
     const made = chart.current;
     if (!made) return;
+    // Just built with this data and window (a new chart's first draw): not twice.
+    const last = drawn.current;
+    if (last && last.data === data && last.from === from && last.to === to) return;
+    drawn.current = { data, from, to };
     // New data (a live refresh, a finer sample) keeps the window; without one, the axes fit the data.
     if (from === undefined || to === undefined) made.setData(data, true);
     else {

@@ -49,6 +49,11 @@ export function useSearchState(): SearchState {
     },
     [location, navigate],
   );
+  return searchStateOf(params, set);
+}
+
+/** The state of a query string outside React (a page's early requests); `set` changes nothing unless given. */
+export function searchStateOf(params: URLSearchParams, set: SearchState["set"] = () => {}): SearchState {
   return {
     params,
     get: (key) => params.get(key) ?? undefined,

@@ -2,7 +2,7 @@ import { useState, type FormEvent } from "react";
 import { expectData, expectOk } from "@tracker-ml/client/auth";
 import { ConfirmButton } from "../../components/confirm-button";
 import { ErrorBox } from "../../components/error-box";
-import { formatTime } from "../../components/format";
+import { DateTime } from "../../components/date-time";
 import { useAction } from "../../components/use-action";
 import { useAsync } from "../../api/use-async";
 import { authApi, useSessionUser } from "../../api/session";
@@ -99,9 +99,11 @@ function TokensSection() {
         {(t) => (
           <tr key={t.id}>
             <td>{t.name}</td>
-            <td>{formatTime(t.created_at)}</td>
-            <td>{t.expires_at === undefined ? "never" : formatTime(t.expires_at)}</td>
-            <td>{t.last_used_at === undefined ? "never" : formatTime(t.last_used_at)}</td>
+            <td>
+              <DateTime ms={t.created_at} />
+            </td>
+            <td>{t.expires_at === undefined ? "never" : <DateTime ms={t.expires_at} />}</td>
+            <td>{t.last_used_at === undefined ? "never" : <DateTime ms={t.last_used_at} />}</td>
             <td>{t.revoked_at !== undefined ? "revoked" : active(t) ? "active" : "expired"}</td>
             <td className="actions">
               {t.revoked_at === undefined ? (

@@ -1,7 +1,7 @@
 import { useEffect, useState, useSyncExternalStore, type ReactNode } from "react";
 import { ErrorBox, Loading } from "../../components/error-box";
 import { toError } from "../../api/use-async";
-import { loadSession, onSessionChange, sessionState, type SessionUser } from "../../api/session";
+import { onSessionChange, sessionState, startSession, type SessionUser } from "../../api/session";
 import { SignInPage } from "./sign-in-page";
 
 /**
@@ -13,7 +13,7 @@ export function SessionGate({ children }: { children: (user: SessionUser | undef
   const state = useSyncExternalStore(onSessionChange, sessionState);
   const [error, setError] = useState<Error | undefined>();
   useEffect(() => {
-    loadSession().catch((failure: unknown) => setError(toError(failure)));
+    startSession().catch((failure: unknown) => setError(toError(failure)));
   }, []);
   if (error) return <ErrorBox error={error} title="Could not reach the server" />;
   if (state.status === "loading") return <Loading what="session" />;

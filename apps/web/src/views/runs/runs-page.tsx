@@ -30,21 +30,21 @@ import { formatDuration, formatTime, formatValue } from "../../components/format
 import { ViewSelect, viewOf } from "../../components/view-select";
 import { href, useSearchState } from "../../url/search-state";
 import { ColumnPicker } from "./column-picker";
-import { availableKeys, BASE_COLUMNS, BASE_LABELS, keyValue, orderByFor, parseKeyColumn } from "./columns";
+import { availableKeys, BASE_COLUMNS, BASE_LABELS, keyValue, parseKeyColumn } from "./columns";
 import { FilterBox } from "./filter-box";
 import { nestRuns, type TreeRow } from "./run-tree";
-import { type RunQuery, useRunPages } from "./use-run-pages";
+import { useRunPages } from "./use-run-pages";
+import { DATASETS_COLUMN, runQueryOf } from "./run-query";
 import { DownloadCsv } from "./download-csv";
 import { csvColumns } from "./csv-export";
 import { DatasetMenu } from "../../datasets/dataset-menu";
-import { datasetsText, decodeDatasetChoice, encodeDatasetChoice, withDatasetFilter } from "../../datasets/datasets";
+import { datasetsText, encodeDatasetChoice } from "../../datasets/datasets";
 
-/** The optional Datasets column's id in `cols`. */
-const DATASETS = "datasets";
+const DATASETS = DATASETS_COLUMN;
 import { useLiveRefresh } from "./use-live-refresh";
 import { useSeenKeys } from "./use-seen-keys";
 import { focusInRow, rowStep } from "./row-keys";
-import { extraRunKeys, readTab, union } from "./charts-view/view-state";
+import { readTab } from "./charts-view/view-state";
 import { ViewSwitch } from "./charts-view/view-switch";
 import { formatGroupBy, parseGroupBy } from "./grouping/group-by";
 import { GroupHeaderRow } from "./grouping/group-header-row";
@@ -57,7 +57,6 @@ import { SelectAll } from "./select-all";
 import { loadWidths, saveWidths } from "./column-widths";
 
 const ROW_HEIGHT = 30;
-const PAGE_SIZE = 200;
 
 function tag(run: Run, key: string): string | undefined {
   return run.data.tags.find((t) => t.key === key)?.value;
@@ -108,35 +107,19 @@ export function RunsPage() {
   const filter = state.get("filter") ?? "";
   const sort = state.get("sort") ?? "start";
   const descending = state.get("asc") !== "1";
-  const { view, viewType } = viewOf(state);
+  const { view } = viewOf(state);
   const columns = state.list("cols");
   const selected = state.list("sel");
   const tab = readTab(state);
   const groupBy = parseGroupBy(state.get("group"));
   const collapsed = readCollapsed(state.list("fold"));
-  const extra = extraRunKeys(state);
   const [showPicker, setShowPicker] = useState(false);
   const pickerButton = useRef<HTMLButtonElement>(null);
   const [actionError, setActionError] = useState<Error | undefined>();
 
-  const orderBy = orderByFor(sort, descending, ns);
-  const chosen = columns.map(parseKeyColumn).filter((c) => c !== undefined);
-  const keysOf = (kind: string) => chosen.filter((c) => c.kind === kind).map((c) => c.key);
   const datasetChoice = state.get("ds");
-  const searchFilter = withDatasetFilter(filter, decodeDatasetChoice(datasetChoice));
   const showDatasets = columns.includes(DATASETS);
-  const query: RunQuery = {
-    experimentIds,
-    filter: searchFilter || undefined,
-    orderBy: orderBy ? [orderBy] : undefined,
-    viewType,
-    pageSize: PAGE_SIZE,
-    metricKeys: union(keysOf("metrics"), extra.metrics),
-    paramKeys: union(keysOf("params"), extra.params),
-    tagKeys: union(keysOf("tags"), extra.tags),
-    // Grouping by dataset needs each run's datasets, as the datasets column does.
-    includeInputs: showDatasets || groupBy?.kind === "dataset",
-  };
+  const query = runQueryOf(state, ns);
   const pages = useRunPages(query);
   // Every key of the experiments' runs, for the column picker and the filter's completion.
   const listed = useAsync(
@@ -419,7 +402,7 @@ export function RunsPage() {
       </p>
       {rows.length === 0 && pages.done && !pages.loading && !pages.error && experimentIds.length > 0 ? (
         <EmptyRuns
-          filtered={searchFilter !== ""}
+          filtered={query.filter !== undefined}
           view={view}
           onClear={() => state.set({ filter: undefined, ds: undefined })}
           onShowAll={() => state.set({ view: undefined })}

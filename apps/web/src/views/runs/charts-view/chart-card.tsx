@@ -1,5 +1,6 @@
 import { useRef, type ReactNode } from "react";
 import { CARD_LABELS, cardTitle, formatCard, type CardSpec } from "./card-spec";
+import { cardQueue } from "./card-queue";
 import { useInView } from "./use-in-view";
 
 export interface ChartCardProps {
@@ -10,7 +11,7 @@ export interface ChartCardProps {
   onWide: (wide: boolean) => void;
   onRemove: () => void;
   /**
-   * The chart, rendered (and its data fetched) only once the card comes into the viewport, given
+   * The chart, rendered (and its data fetched) only once the card is shown (see useInView), given
    * the card's width in pixels then.
    */
   children: (width: number) => ReactNode;
@@ -19,14 +20,16 @@ export interface ChartCardProps {
 /** A card of the charts view: title, move / enlarge / remove buttons, and its chart fetched and drawn when it comes into view. */
 export function ChartCard({ card, index, count, onMove, onWide, onRemove, children }: ChartCardProps) {
   const body = useRef<HTMLDivElement>(null);
-  // Only cards on screen fetch and draw: cards further down would compete with them for the server.
-  const seen = useInView(body, "0px");
+  // Cards on screen fetch and draw first; cards further down wait until those are drawn and the
+  // page is idle (they would compete with them for the server), then draw one at a time.
+  const seen = useInView(body, cardQueue);
   const title = cardTitle(card);
   return (
     <article
       className={`chart-card${card.wide ? " wide" : ""}`}
       aria-label={`${title} (${CARD_LABELS[card.type]})`}
       data-card={formatCard(card)}
+      data-type={card.type}
     >
       <header>
         <h3 title={card.axes.join(", ")}>{title}</h3>

@@ -1,5 +1,5 @@
 import type { Metric } from "@tracker-ml/client";
-import { useMemo, useState } from "react";
+import { useEffect, useMemo, useState } from "react";
 import uPlot from "uplot";
 import { useAsync } from "../../../api/use-async";
 import { toPoints } from "../../../charts/metric-series";
@@ -9,6 +9,7 @@ import { ErrorBox, Loading } from "../../../components/error-box";
 import { fetchSampled } from "../../compare/metric-charts";
 import { aggregateSeries } from "../grouping/aggregate";
 import { pointsPerRun } from "./card-points";
+import { cardQueue } from "./card-queue";
 import { withAlpha } from "./series-colors";
 
 /** What a line card draws: one line per run, or per group a mean line with its runs' min-max band. */
@@ -39,6 +40,9 @@ export function LineCard({ metricKey, fetchIds, series, grouped, height, width }
   const idsKey = fetchIds.join(",");
   const perRun = pointsPerRun(fetchIds.length, width);
   const histories = useAsync(() => fetchSampled(fetchIds, metricKey, undefined, perRun), [metricKey, idsKey, perRun]);
+  // A load of the card queue while the histories are on their way: cards off screen wait for it.
+  // It ends in the commit that draws them (this cleanup runs before the chart's effects).
+  useEffect(() => (histories.loading ? cardQueue.begin() : undefined), [histories.loading]);
   const [zoom, setZoom] = useState<Range | undefined>();
   const seriesKey = series.map((s) => `${s.label}=${s.color}:${s.runIds.join(".")}`).join("|");
   // biome-ignore lint/correctness/useExhaustiveDependencies: the series by value (seriesKey)
