@@ -1,4 +1,5 @@
 // pnpm --filter @tracker-ml/spec-diff bench [--runs N] [--quick] [--no-write] [--baseline <bin.js> [--baseline-name <text>]]
+//   [--without-extra-ca-certs]
 //
 // --baseline adds an earlier build of the bin (e.g. one built at an older commit, with its own
 // node_modules beside it) to the same interleaved run, for before/after figures under one load.
@@ -9,6 +10,12 @@
 // command run), plus the root script through pnpm. Two cases: revision B -> revision C (the
 // issue's `pnpm spec:diff b c`) and two 3,000-line specs (rev-c.yaml and a copy with one field
 // changed). Writes its own section of docs/benchmarks.md (between the spec-diff markers).
+//
+// Node's own start (`node -e 0`) is measured in the same run as the floor under every figure. When
+// NODE_EXTRA_CA_CERTS is set, Node 20 reads and parses that file, and its own root certificates,
+// at the start of every process, before any JavaScript runs (about 85 ms of CPU time with a whole
+// CA bundle there): the floor is then measured with and without it. --without-extra-ca-certs runs
+// every command without the variable (and the report says so).
 import { execFileSync, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -31,6 +38,8 @@ const option = (name) => {
   const at = argv.indexOf(name);
   return at >= 0 ? argv[at + 1] : undefined;
 };
+const withoutExtraCaCerts = argv.includes("--without-extra-ca-certs");
+const extraCaCerts = withoutExtraCaCerts ? undefined : process.env.NODE_EXTRA_CA_CERTS;
 const baseline = option("--baseline") ? path.resolve(option("--baseline")) : undefined;
 const baselineName = option("--baseline-name") ?? (baseline ? path.relative(root, baseline) : "");
 if (baseline && !fs.existsSync(baseline)) {
@@ -97,7 +106,7 @@ const ways = [
   ...(baseline
     ? [
         {
-          name: `before: \`node dist/bin.js\` built at ${baselineName}`,
+          name: `before: \`node ${path.basename(baseline ?? "")}\` built at ${baselineName}`,
           command: process.execPath,
           prefix: [baseline, "--spec-dir", specDir],
           cwd: pkg,
@@ -112,14 +121,32 @@ const ways = [
   },
 ];
 
+/** Node's own start, the floor under every figure; with and without NODE_EXTRA_CA_CERTS when it is set. */
+const floors = [
+  { name: "`node -e 0` (Node's own start)", command: process.execPath, prefix: ["-e", "0"], cwd: pkg },
+  ...(extraCaCerts
+    ? [
+        {
+          name: "`node -e 0` without NODE_EXTRA_CA_CERTS",
+          command: process.execPath,
+          prefix: ["-e", "0"],
+          cwd: pkg,
+          unsetExtraCaCerts: true,
+        },
+      ]
+    : []),
+];
+
 function once(way, args) {
   fs.writeFileSync(cpuFile, "");
   const started = process.hrtime.bigint();
   const nodeOptions = `${process.env.NODE_OPTIONS ?? ""} --require ${cpuHook}`.trim();
+  const env = { ...process.env, INIT_CWD: way.cwd, NODE_OPTIONS: nodeOptions };
+  if (withoutExtraCaCerts || way.unsetExtraCaCerts) delete env.NODE_EXTRA_CA_CERTS;
   const result = spawnSync(way.command, [...way.prefix, ...args], {
     cwd: way.cwd,
     stdio: ["ignore", "ignore", "pipe"],
-    env: { ...process.env, INIT_CWD: way.cwd, NODE_OPTIONS: nodeOptions },
+    env,
   });
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
   if (result.status !== 0) throw new Error(`${way.name} ${args.join(" ")} failed: ${result.stderr}`);
@@ -139,11 +166,30 @@ const median = (xs) => {
 const loadStart = os.loadavg();
 const startedAt = new Date();
 const results = [];
+const floorResults = [];
 try {
-  for (const c of cases) {
-    for (const way of ways) once(way, c.args); // warm the file system cache
-    const times = ways.map(() => []);
-    for (let i = 0; i < runs; i++) for (const [w, way] of ways.entries()) times[w].push(once(way, c.args));
+  for (const [n, c] of cases.entries()) {
+    // The floor is measured in turn with the commands of the first case.
+    const measured = n === 0 ? [...ways, ...floors] : ways;
+    for (const way of measured) once(way, floors.includes(way) ? [] : c.args); // warm the file system cache
+    const times = measured.map(() => []);
+    for (let i = 0; i < runs; i++)
+      for (const [w, way] of measured.entries()) times[w].push(once(way, floors.includes(way) ? [] : c.args));
+    for (const [w, way] of floors.entries()) {
+      if (n !== 0) break;
+      const x = times[ways.length + w];
+      const t = x.map((y) => y.seconds);
+      floorResults.push({
+        way,
+        median: median(t),
+        min: Math.min(...t),
+        max: Math.max(...t),
+        cpu: median(x.map((y) => y.cpu)),
+      });
+      process.stdout.write(
+        `${way.name}: median ${median(t).toFixed(2)} s, CPU ${median(x.map((y) => y.cpu)).toFixed(2)} s\n`,
+      );
+    }
     for (const [w, way] of ways.entries()) {
       const t = times[w].map((x) => x.seconds);
       const cpu = median(times[w].map((x) => x.cpu));
@@ -186,7 +232,21 @@ const section = [
     (r) =>
       `| ${r.case.name} | ${r.case.size} | ${r.way.name} | ${s(r.median)} | ${s(r.min)} | ${s(r.max)} | ${s(r.cpu)} |`,
   ),
+  ...floorResults.map(
+    (r) => `| the floor: Node alone | | ${r.way.name} | ${s(r.median)} | ${s(r.min)} | ${s(r.max)} | ${s(r.cpu)} |`,
+  ),
   "",
+  ...(withoutExtraCaCerts && process.env.NODE_EXTRA_CA_CERTS
+    ? [
+        "Every command ran without NODE_EXTRA_CA_CERTS (`--without-extra-ca-certs`), which this machine sets: with it, Node 20 parses that file and its own root certificates at the start of every process, before any JavaScript runs.",
+        "",
+      ]
+    : extraCaCerts
+      ? [
+          "NODE_EXTRA_CA_CERTS is set on this machine: Node 20 parses that file and its own root certificates at the start of every process, before any JavaScript runs, and every command above pays it; the two floor rows show what it costs (`--without-extra-ca-certs` measures without it).",
+          "",
+        ]
+      : []),
   "| target | measured | met |",
   "|---|---|---|",
   `| start-up plus diff of two 3,000-line specs (compiled bin) < ${TARGET_SECONDS} s | median ${s(newOn3000.median)}, CPU ${s(newOn3000.cpu)} (${compared}) | ${newOn3000.median < TARGET_SECONDS ? "yes" : `no${newOn3000.cpu < TARGET_SECONDS ? " (CPU time under it)" : ""}`} |`,

@@ -131,14 +131,21 @@ export function bundleSources(set: SourceSet): OpenApiDocument {
     const entries = added.get(kind) ?? new Map<string, JsonValue>();
     added.set(kind, entries);
     entries.set(name, null);
-    entries.set(name, rewrite(target(file, pointer), file, kind, []));
+    entries.set(name, rewrite(target(file, pointer), file, kind, undefined, undefined));
     return ref;
   };
 
-  const rewrite = (node: JsonValue, file: string, kind: string, trail: string[]): JsonValue => {
-    if (Array.isArray(node)) return node.map((item, i) => rewrite(item, file, kind, [...trail.slice(-1), String(i)]));
+  /** `parent` and `grandparent`: the two keys (or indexes) above `node`, which tell the kind of a `$ref` in it. */
+  const rewrite = (
+    node: JsonValue,
+    file: string,
+    kind: string,
+    parent: string | undefined,
+    grandparent: string | undefined,
+  ): JsonValue => {
+    if (Array.isArray(node)) return node.map((item, i) => rewrite(item, file, kind, String(i), parent));
     if (!isObject(node)) return node;
-    const here = kindAt(trail[trail.length - 1], trail[trail.length - 2], kind);
+    const here = kindAt(parent, grandparent, kind);
     const out: JsonObject = {};
     for (const [key, value] of Object.entries(node)) {
       if (key === "$ref" && typeof value === "string") {
@@ -147,16 +154,16 @@ export function bundleSources(set: SourceSet): OpenApiDocument {
           refFile === rootId
             ? `#/${pointer.map(escapePointer).join("/")}`.replace(/\/$/, "")
             : componentFor(refFile, pointer, here);
-      } else out[key] = rewrite(value, file, here, [...trail.slice(-1), key]);
+      } else out[key] = rewrite(value, file, here, key, parent);
     }
     return out;
   };
 
-  const bundled = rewrite(rootValue, rootId, "schemas", []) as JsonObject;
+  const bundled = rewrite(rootValue, rootId, "schemas", undefined, undefined) as JsonObject;
   for (const { kind, name, file, pointer } of adopted) {
     const entries = added.get(kind) ?? new Map<string, JsonValue>();
     added.set(kind, entries);
-    entries.set(name, rewrite(target(file, pointer), file, kind, []));
+    entries.set(name, rewrite(target(file, pointer), file, kind, undefined, undefined));
   }
   if (added.size > 0) {
     const components: JsonObject = isObject(bundled.components) ? bundled.components : {};
