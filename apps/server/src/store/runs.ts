@@ -64,9 +64,10 @@ export async function loadRuns(db: Knex, ids: string[], columns?: RunColumns): P
        (SELECT COALESCE(json_agg(json_build_array(t.key, t.value) ORDER BY t.key), '[]') FROM tags t WHERE t.run_uuid = r.run_uuid${tags.sql}) AS tags,
        (SELECT COALESCE(json_agg(json_build_array(m.key, m.value, m.timestamp, m.step, m.last_value, m.last_timestamp, m.last_step) ORDER BY m.key), '[]')
           FROM latest_metrics m WHERE m.run_uuid = r.run_uuid${metrics.sql}) AS metrics
-     FROM runs r WHERE r.run_uuid IN (${ids.map(() => "?").join(", ")})`,
-    [...params.bindings, ...tags.bindings, ...metrics.bindings, ...ids],
-    ids.length === 1 && !columns ? "tracker_load_run" : undefined,
+     FROM runs r WHERE r.run_uuid = ANY(CAST(? AS bpchar[]))`,
+    [...params.bindings, ...tags.bindings, ...metrics.bindings, ids],
+    // One statement for any number of runs (the ids are one array parameter).
+    columns ? undefined : "tracker_load_runs",
   );
   const byId = new Map((result.rows as RunWithDataRow[]).map((r) => [r.run_uuid, r]));
   return ids.flatMap((id) => {
