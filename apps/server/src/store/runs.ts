@@ -72,17 +72,32 @@ export async function loadRuns(db: Knex, ids: string[], columns?: RunColumns): P
   const byId = new Map((result.rows as RunWithDataRow[]).map((r) => [r.run_uuid, r]));
   return ids.flatMap((id) => {
     const row = byId.get(id);
-    if (!row) return [];
-    return [
-      {
-        info: toRunInfo(row),
-        params: row.params.map(([key, value]) => ({ key, value })),
-        tags: row.tags.map(([key, value]) => ({ key, value })),
-        latestMetrics: row.metrics.map((m) => toMetric(m[0], m[1] as number, m[2], m[3])),
-        lastLoggedMetrics: row.metrics.map((m) => toMetric(m[0], m[4] as number, m[5], m[6])),
-      },
-    ];
+    return row ? [runRecordOf(row)] : [];
   });
+}
+
+/**
+ * A run record from its row. Each kind of latest metric is made into records only when read: an
+ * answer shows one of them (revision C the latest by timestamp, A and B the last logged), and a
+ * page of runs/search has up to 1,000 runs.
+ */
+function runRecordOf(row: RunWithDataRow): RunRecord {
+  const metrics = row.metrics;
+  let latest: MetricRecord[] | undefined;
+  let lastLogged: MetricRecord[] | undefined;
+  return {
+    info: toRunInfo(row),
+    params: row.params.map(([key, value]) => ({ key, value })),
+    tags: row.tags.map(([key, value]) => ({ key, value })),
+    get latestMetrics() {
+      latest ??= metrics.map((m) => toMetric(m[0], m[1] as number, m[2], m[3]));
+      return latest;
+    },
+    get lastLoggedMetrics() {
+      lastLogged ??= metrics.map((m) => toMetric(m[0], m[4] as number, m[5], m[6]));
+      return lastLogged;
+    },
+  };
 }
 
 export async function upsertTags(db: Knex, runId: string, tags: KeyValue[]): Promise<void> {
