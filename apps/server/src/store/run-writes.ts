@@ -83,9 +83,6 @@ export async function logRunParam(
   return { stage: row.lifecycle_stage, stored: (concurrent as { value: string } | undefined)?.value };
 }
 
-/** Batches of up to this many params take a prepared statement (one per count). */
-const PREPARED_PARAMS = 16;
-
 /**
  * The text of the error a param batch's statement raises when another request inserted one of
  * its keys concurrently (see logRunParams): a cast of this text to an integer, which PostgreSQL
@@ -98,6 +95,24 @@ const isConcurrentParam = (err: unknown): boolean =>
   String((err as { message?: unknown }).message).includes(CONCURRENT_PARAM);
 
 type ParamRow = { lifecycle_stage: string; key: string; stored: string | null };
+/**
+ * logRunParams' statement: the params go as two arrays (keys, values), so one prepared statement
+ * serves every batch size.
+ */
+const LOG_PARAMS_SQL = `WITH ${RUN_LOCKED},
+     given (key, value) AS (SELECT * FROM unnest(CAST(? AS text[]), CAST(? AS text[]))),
+     stored AS (SELECT p.key, p.value FROM params p JOIN given g ON g.key = p.key WHERE p.run_uuid = ?),
+     writable AS (
+       SELECT ${RUN_ACTIVE} AND NOT EXISTS (SELECT 1 FROM stored s JOIN given g ON g.key = s.key WHERE g.value <> s.value) AS ok
+     ),
+     added AS (
+       INSERT INTO params (run_uuid, key, value) SELECT ?, g.key, g.value FROM given g WHERE (SELECT ok FROM writable)
+       ON CONFLICT (run_uuid, key) DO NOTHING RETURNING key, value
+     )
+     SELECT r.lifecycle_stage, g.key, COALESCE(a.value, s.value) AS stored,
+            CASE WHEN a.key IS NULL AND s.key IS NULL AND (SELECT ok FROM writable)
+                 THEN CAST(? || g.key AS integer) END AS concurrent
+       FROM run r CROSS JOIN given g LEFT JOIN added a ON a.key = g.key LEFT JOIN stored s ON s.key = g.key`;
 
 /** Stored values by key from a param batch statement's rows, and the run's stage. */
 function storedOf(rows: ParamRow[]): { stage: Stage; stored: Map<string, string> } {
@@ -123,26 +138,10 @@ export async function logRunParams(
   params: KeyValue[],
   check: (stage: Stage, stored: Map<string, string>) => void,
 ): Promise<void> {
-  const given = params.map((_, i) => (i === 0 ? "(CAST(? AS text), CAST(? AS text))" : "(?, ?)")).join(", ");
-  const sql = `WITH ${RUN_LOCKED},
-     given (key, value) AS (VALUES ${given}),
-     stored AS (SELECT p.key, p.value FROM params p JOIN given g ON g.key = p.key WHERE p.run_uuid = ?),
-     writable AS (
-       SELECT ${RUN_ACTIVE} AND NOT EXISTS (SELECT 1 FROM stored s JOIN given g ON g.key = s.key WHERE g.value <> s.value) AS ok
-     ),
-     added AS (
-       INSERT INTO params (run_uuid, key, value) SELECT ?, g.key, g.value FROM given g WHERE (SELECT ok FROM writable)
-       ON CONFLICT (run_uuid, key) DO NOTHING RETURNING key, value
-     )
-     SELECT r.lifecycle_stage, g.key, COALESCE(a.value, s.value) AS stored,
-            CASE WHEN a.key IS NULL AND s.key IS NULL AND (SELECT ok FROM writable)
-                 THEN CAST(? || g.key AS integer) END AS concurrent
-       FROM run r CROSS JOIN given g LEFT JOIN added a ON a.key = g.key LEFT JOIN stored s ON s.key = g.key`;
-  const bindings = [runId, ...params.flatMap((p) => [p.key, p.value]), runId, runId, CONCURRENT_PARAM];
-  const name = params.length <= PREPARED_PARAMS ? `tracker_log_params_${params.length}` : undefined;
+  const bindings = [runId, params.map((p) => p.key), params.map((p) => p.value), runId, runId, CONCURRENT_PARAM];
   let rows: ParamRow[];
   try {
-    rows = (await runStatement(db, sql, bindings, name)).rows as ParamRow[];
+    rows = (await runStatement(db, LOG_PARAMS_SQL, bindings, "tracker_log_param_batch")).rows as ParamRow[];
   } catch (err) {
     if (!isConcurrentParam(err)) throw err;
     return logRunParamsInTransaction(db, runId, params, check);
