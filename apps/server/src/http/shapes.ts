@@ -52,8 +52,11 @@ export const experimentOut = shaper(
 );
 
 export const metricOut = shaper((revision: Revision, m: MetricRecord): Shaped<"Metric"> => {
-  const base = { key: m.key, value: doubleOut(m.value), timestamp: m.timestamp } satisfies PreviewSchemas["Metric"];
-  return isPreview(revision) ? base : ({ ...base, step: m.step } satisfies SchemasC["Metric"]);
+  const value = doubleOut(m.value);
+  // One object per metric (a page of runs/search can hold thousands).
+  return isPreview(revision)
+    ? ({ key: m.key, value, timestamp: m.timestamp } satisfies PreviewSchemas["Metric"])
+    : ({ key: m.key, value, timestamp: m.timestamp, step: m.step } satisfies SchemasC["Metric"]);
 });
 
 type SourceType = NonNullable<PreviewSchemas["RunInfo"]["source_type"]>;

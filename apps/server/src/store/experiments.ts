@@ -100,11 +100,13 @@ export async function deleteExperimentTag(
  */
 export async function loadExperiments(db: Knex, ids: number[]): Promise<ExperimentRecord[]> {
   if (ids.length === 0) return [];
-  const result = await db.raw(
+  const result = await runStatement(
+    db,
     `SELECT e.*,
        (SELECT COALESCE(json_agg(json_build_array(t.key, t.value) ORDER BY t.key), '[]') FROM experiment_tags t WHERE t.experiment_id = e.experiment_id) AS tags
-     FROM experiments e WHERE e.experiment_id IN (${ids.map(() => "?").join(", ")})`,
-    ids,
+     FROM experiments e WHERE e.experiment_id = ANY(CAST(? AS bigint[]))`,
+    [ids],
+    "tracker_load_experiments",
   );
   const rows = result.rows as Array<ExperimentRow & { tags: Array<[string, string]> }>;
   const byId = new Map(rows.map((r) => [Number(r.experiment_id), r]));

@@ -39,7 +39,9 @@ const onPg = (db: Knex): boolean => !db.isTransaction && (db.client as PooledCli
  */
 const numbered = new Map<string, string>();
 
-export type Binding = string | number | boolean | null;
+type Scalar = string | number | boolean | null;
+/** A statement parameter; an array goes as a PostgreSQL array (e.g. for unnest()). */
+export type Binding = Scalar | readonly Scalar[];
 
 function numberedFor(name: string, sql: string): string {
   let text = numbered.get(name);
@@ -60,7 +62,7 @@ export async function runStatement(
   bindings: readonly Binding[],
   name?: string,
 ): Promise<{ rows: unknown[] }> {
-  if (name === undefined || !onPg(db)) return preparedFor(db.raw(sql, bindings as Binding[]), name);
+  if (name === undefined || !onPg(db)) return preparedFor(db.raw(sql, bindings as readonly Knex.RawBinding[]), name);
   const text = numberedFor(name, sql);
   const client = db.client as PooledClient;
   const connection = await client.acquireConnection();
@@ -90,7 +92,10 @@ export type StatementRunner = (sql: string, bindings: readonly Binding[], name?:
 export async function inTransaction<T>(db: Knex, work: (run: StatementRunner) => Promise<T>): Promise<T> {
   if (!onPg(db)) {
     return db.transaction((trx) =>
-      work(async (sql, bindings, name) => (await preparedFor(trx.raw(sql, bindings as Binding[]), name)).rows),
+      work(
+        async (sql, bindings, name) =>
+          (await preparedFor(trx.raw(sql, bindings as readonly Knex.RawBinding[]), name)).rows,
+      ),
     );
   }
   const client = db.client as PooledClient;

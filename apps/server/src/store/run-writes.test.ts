@@ -204,4 +204,78 @@ describe.each(testDatabases())("single-statement writes on %s", (kind) => {
       expect(ok).toBe(2);
     }
   });
+  it("a param batch is one statement; a changed value writes nothing of the batch", async () => {
+    const id = await newRun();
+    const batch = {
+      run_id: id,
+      params: [
+        { key: "a", value: "1" },
+        { key: "b", value: "2" },
+      ],
+    };
+    for (let i = 0; i < 2; i++) {
+      const { res, statements } = await statementsOf("runs/log-batch", batch);
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      expect(statements, statements.join(" ; ")).toHaveLength(1);
+    }
+    const changed = await api.post<{ error_code: string; message: string }>("runs/log-batch", {
+      run_id: id,
+      params: [
+        { key: "c", value: "3" },
+        { key: "a", value: "9" },
+      ],
+    });
+    expect([changed.status, changed.body.error_code]).toEqual([400, "INVALID_PARAMETER_VALUE"]);
+    expect(changed.body.message).toBe(
+      `Changing param values is not allowed. Param with key='a' was already logged with value='1' for run ID='${id}'. Attempted logging new value '9'.`,
+    );
+    const run = await api.get<{ run: { data: { params: Array<{ key: string; value: string }> } } }>("runs/get", {
+      run_id: id,
+    });
+    expect(run.body.run.data.params).toEqual([
+      { key: "a", value: "1" },
+      { key: "b", value: "2" },
+    ]);
+  });
+
+  it.runIf(kind === "postgres")(
+    "a param batch racing a concurrent insert of one of its keys writes nothing when the values differ",
+    async () => {
+      const id = await newRun();
+      const knex = suite.server.database.knex;
+      for (const [value, status] of [
+        ["other", 400],
+        ["1", 200],
+      ] as const) {
+        const key = `raced-${value}`;
+        const trx = await knex.transaction();
+        try {
+          await trx("params").insert({ run_uuid: id, key, value });
+          const request = api.post<{ message: string }>("runs/log-batch", {
+            run_id: id,
+            params: [
+              { key: `new-${value}`, value: "1" },
+              { key, value: "1" },
+            ],
+          });
+          // The batch's INSERT waits for this transaction's row (ON CONFLICT on an uncommitted key).
+          for (;;) {
+            const waiting = await knex.raw(
+              "SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE '%INSERT INTO params%'",
+            );
+            if (waiting.rows.length > 0) break;
+            await new Promise((resolve) => setTimeout(resolve, 20));
+          }
+          await trx.commit();
+          const res = await request;
+          expect(res.status, JSON.stringify(res.body)).toBe(status);
+          const stored = await knex("params").where({ run_uuid: id, key: `new-${value}` });
+          expect(stored).toHaveLength(status === 200 ? 1 : 0);
+          if (status === 400) expect(res.body.message).toContain(`key='${key}' was already logged with value='other'`);
+        } finally {
+          if (!trx.isCompleted()) await trx.rollback();
+        }
+      }
+    },
+  );
 });

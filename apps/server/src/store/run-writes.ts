@@ -83,18 +83,79 @@ export async function logRunParam(
   return { stage: row.lifecycle_stage, stored: (concurrent as { value: string } | undefined)?.value };
 }
 
-/** Batches of up to this many params take a prepared statement (one per count). */
-const PREPARED_PARAMS = 16;
+/**
+ * The text of the error a param batch's statement raises when another request inserted one of
+ * its keys concurrently (see logRunParams): a cast of this text to an integer, which PostgreSQL
+ * refuses (22P02). Statement-level atomicity then undoes every row the statement wrote.
+ */
+const CONCURRENT_PARAM = "tracker: a param key was logged concurrently";
+
+const isConcurrentParam = (err: unknown): boolean =>
+  (err as { code?: unknown } | null)?.code === "22P02" &&
+  String((err as { message?: unknown }).message).includes(CONCURRENT_PARAM);
+
+type ParamRow = { lifecycle_stage: string; key: string; stored: string | null };
+/**
+ * logRunParams' statement: the params go as two arrays (keys, values), so one prepared statement
+ * serves every batch size.
+ */
+const LOG_PARAMS_SQL = `WITH ${RUN_LOCKED},
+     given (key, value) AS (SELECT * FROM unnest(CAST(? AS text[]), CAST(? AS text[]))),
+     stored AS (SELECT p.key, p.value FROM params p JOIN given g ON g.key = p.key WHERE p.run_uuid = ?),
+     writable AS (
+       SELECT ${RUN_ACTIVE} AND NOT EXISTS (SELECT 1 FROM stored s JOIN given g ON g.key = s.key WHERE g.value <> s.value) AS ok
+     ),
+     added AS (
+       INSERT INTO params (run_uuid, key, value) SELECT ?, g.key, g.value FROM given g WHERE (SELECT ok FROM writable)
+       ON CONFLICT (run_uuid, key) DO NOTHING RETURNING key, value
+     )
+     SELECT r.lifecycle_stage, g.key, COALESCE(a.value, s.value) AS stored,
+            CASE WHEN a.key IS NULL AND s.key IS NULL AND (SELECT ok FROM writable)
+                 THEN CAST(? || g.key AS integer) END AS concurrent
+       FROM run r CROSS JOIN given g LEFT JOIN added a ON a.key = g.key LEFT JOIN stored s ON s.key = g.key`;
+
+/** Stored values by key from a param batch statement's rows, and the run's stage. */
+function storedOf(rows: ParamRow[]): { stage: Stage; stored: Map<string, string> } {
+  const stored = new Map<string, string>();
+  for (const r of rows) if (r.stored !== null) stored.set(r.key, r.stored);
+  return { stage: rows[0]?.lifecycle_stage, stored };
+}
 
 /**
- * Logs params unless their keys are there already, in one transaction: one statement locks the
- * run (FOR SHARE), inserts the params whose keys are new when the run is active, and gives the
- * value stored under each key; a second statement only when another request inserted one of the
- * keys concurrently (its row is committed but not in the first statement's snapshot). `check`
- * sees the stored values before the transaction commits: when it throws, nothing is written.
+ * Logs params unless their keys are there already, all or nothing. One statement, without
+ * BEGIN/COMMIT: it locks the run (FOR SHARE), reads the values stored under the given keys, and
+ * inserts the params whose keys are new only when the run is active and no stored value differs
+ * from the given one (so a refused batch writes nothing); it gives the value stored under each
+ * key. A key inserted by another request after the statement's snapshot is skipped by ON
+ * CONFLICT and seen nowhere: the statement then fails on purpose (nothing written), and the
+ * batch runs again in a transaction (logRunParamsInTransaction), which reads the committed value
+ * before deciding. `check` sees the stored values; when it throws, nothing has been written.
  * Params are distinct by key.
  */
 export async function logRunParams(
+  db: Knex,
+  runId: string,
+  params: KeyValue[],
+  check: (stage: Stage, stored: Map<string, string>) => void,
+): Promise<void> {
+  const bindings = [runId, params.map((p) => p.key), params.map((p) => p.value), runId, runId, CONCURRENT_PARAM];
+  let rows: ParamRow[];
+  try {
+    rows = (await runStatement(db, LOG_PARAMS_SQL, bindings, "tracker_log_param_batch")).rows as ParamRow[];
+  } catch (err) {
+    if (!isConcurrentParam(err)) throw err;
+    return logRunParamsInTransaction(db, runId, params, check);
+  }
+  const { stage, stored } = storedOf(rows);
+  check(stage, stored);
+}
+
+/**
+ * logRunParams in one transaction, for the rare batch whose keys another request inserted
+ * concurrently: the first statement inserts the new keys, a second reads the values committed
+ * meanwhile, and `check` runs before COMMIT (when it throws, the transaction is rolled back).
+ */
+async function logRunParamsInTransaction(
   db: Knex,
   runId: string,
   params: KeyValue[],
@@ -111,16 +172,8 @@ export async function logRunParams(
        FROM run r CROSS JOIN given g LEFT JOIN added a ON a.key = g.key
        LEFT JOIN params p ON p.run_uuid = ? AND p.key = g.key`;
   const bindings = [runId, ...params.flatMap((p) => [p.key, p.value]), runId, runId];
-  const name = params.length <= PREPARED_PARAMS ? `tracker_log_params_${params.length}` : undefined;
   await inTransaction(db, async (run) => {
-    const rows = (await run(sql, bindings, name)) as Array<{
-      lifecycle_stage: string;
-      key: string;
-      stored: string | null;
-    }>;
-    const stage = rows[0]?.lifecycle_stage;
-    const stored = new Map<string, string>();
-    for (const r of rows) if (r.stored !== null) stored.set(r.key, r.stored);
+    const { stage, stored } = storedOf((await run(sql, bindings)) as ParamRow[]);
     if (stage === "active" && stored.size < params.length) {
       const keys = params.map((p) => p.key);
       const concurrent = (await run(

@@ -1,7 +1,7 @@
 import type { Knex } from "knex";
 import type { KeyValue, MetricRecord, RunRecord } from "../domain/records.js";
 import { ROLLUP_UPSERT_CTES } from "./metric-rollups.js";
-import { runStatement } from "./prepared.js";
+import { runStatement, type Binding } from "./prepared.js";
 import { toMetric, toRunInfo, type RunRow } from "./rows.js";
 
 /** SQL for runs and their params, tags and metrics. */
@@ -64,24 +64,40 @@ export async function loadRuns(db: Knex, ids: string[], columns?: RunColumns): P
        (SELECT COALESCE(json_agg(json_build_array(t.key, t.value) ORDER BY t.key), '[]') FROM tags t WHERE t.run_uuid = r.run_uuid${tags.sql}) AS tags,
        (SELECT COALESCE(json_agg(json_build_array(m.key, m.value, m.timestamp, m.step, m.last_value, m.last_timestamp, m.last_step) ORDER BY m.key), '[]')
           FROM latest_metrics m WHERE m.run_uuid = r.run_uuid${metrics.sql}) AS metrics
-     FROM runs r WHERE r.run_uuid IN (${ids.map(() => "?").join(", ")})`,
-    [...params.bindings, ...tags.bindings, ...metrics.bindings, ...ids],
-    ids.length === 1 && !columns ? "tracker_load_run" : undefined,
+     FROM runs r WHERE r.run_uuid = ANY(CAST(? AS bpchar[]))`,
+    [...params.bindings, ...tags.bindings, ...metrics.bindings, ids],
+    // One statement for any number of runs (the ids are one array parameter).
+    columns ? undefined : "tracker_load_runs",
   );
   const byId = new Map((result.rows as RunWithDataRow[]).map((r) => [r.run_uuid, r]));
   return ids.flatMap((id) => {
     const row = byId.get(id);
-    if (!row) return [];
-    return [
-      {
-        info: toRunInfo(row),
-        params: row.params.map(([key, value]) => ({ key, value })),
-        tags: row.tags.map(([key, value]) => ({ key, value })),
-        latestMetrics: row.metrics.map((m) => toMetric(m[0], m[1] as number, m[2], m[3])),
-        lastLoggedMetrics: row.metrics.map((m) => toMetric(m[0], m[4] as number, m[5], m[6])),
-      },
-    ];
+    return row ? [runRecordOf(row)] : [];
   });
+}
+
+/**
+ * A run record from its row. Each kind of latest metric is made into records only when read: an
+ * answer shows one of them (revision C the latest by timestamp, A and B the last logged), and a
+ * page of runs/search has up to 1,000 runs.
+ */
+function runRecordOf(row: RunWithDataRow): RunRecord {
+  const metrics = row.metrics;
+  let latest: MetricRecord[] | undefined;
+  let lastLogged: MetricRecord[] | undefined;
+  return {
+    info: toRunInfo(row),
+    params: row.params.map(([key, value]) => ({ key, value })),
+    tags: row.tags.map(([key, value]) => ({ key, value })),
+    get latestMetrics() {
+      latest ??= metrics.map((m) => toMetric(m[0], m[1] as number, m[2], m[3]));
+      return latest;
+    },
+    get lastLoggedMetrics() {
+      lastLogged ??= metrics.map((m) => toMetric(m[0], m[4] as number, m[5], m[6]));
+      return lastLogged;
+    },
+  };
 }
 
 export async function upsertTags(db: Knex, runId: string, tags: KeyValue[]): Promise<void> {
@@ -161,7 +177,7 @@ export function distinctPoints(metrics: MetricRecord[]): MetricRecord[] {
  * (one round trip, atomic by itself, so no explicit transaction is needed):
  * - `run` reads the run's lifecycle stage and holds a share lock on its row until the statement's
  *   transaction ends, so a concurrent delete waits (or, if it came first, nothing is written);
- * - `inserted` is a multi-row INSERT (VALUES, one row per value, the run id bound once) into
+ * - `inserted` is a multi-row INSERT (unnest() of the points' columns, the run id bound once) into
  *   metrics, only if the run is active, skipping points already stored (ON CONFLICT on the unique
  *   index metrics_point_key, which also settles concurrent identical requests);
  * - its RETURNING rows (the values really added) are reduced to one row per key and upserted into
@@ -182,61 +198,80 @@ export async function insertMetrics(db: Knex, runId: string, metrics: MetricReco
   // Points with a model or dataset (MLflow 3) take a wider statement; without them the statement
   // (and its prepared plan) is the one it always was.
   const linked = points.some(isLinked);
-  const valueBindings: Array<string | number | null> = [];
-  for (const m of points) {
-    valueBindings.push(m.key, doubleParameter(m.value), m.timestamp, m.step);
-    if (linked) valueBindings.push(m.modelId ?? null, m.datasetName ?? null, m.datasetDigest ?? null);
-  }
+  const { sql, name } = metricInsertStatement(points.length === 1, linked);
+  const columns = points.length === 1 ? pointColumns(points[0], linked) : pointArrays(points, linked);
   // In statement order: run, [given], inserted, [modeled], folded, rollups.
-  const bindings = linked
-    ? [runId, ...valueBindings, runId, runId, runId, runId]
-    : [runId, runId, ...valueBindings, runId, runId];
-  const { sql, name } = metricInsertStatement(points.length, linked);
+  const bindings = linked ? [runId, ...columns, runId, runId, runId, runId] : [runId, runId, ...columns, runId, runId];
   const result = await runStatement(db, sql, bindings, name);
   return (result.rows as Array<{ lifecycle_stage: string }>)[0]?.lifecycle_stage;
 }
 
-/**
- * Batches of up to this many points have their statement built once and prepared by name (one
- * prepared statement per size and connection); larger ones are built per request. The memo holds
- * SQL text only (no data): safe with several server processes over one database.
- */
-const PREPARED_BATCH_POINTS = 32;
-const metricInsertStatements = new Map<string, { sql: string; name?: string }>();
+/** One point's columns as statement parameters (key, value, timestamp, step[, model, dataset name, digest]). */
+function pointColumns(m: MetricRecord, linked: boolean): Binding[] {
+  const columns: Binding[] = [m.key, doubleParameter(m.value), m.timestamp, m.step];
+  if (linked) columns.push(m.modelId ?? null, m.datasetName ?? null, m.datasetDigest ?? null);
+  return columns;
+}
 
-/** insertMetrics' statement for `count` points, with or without MLflow 3's linkage columns. */
-function metricInsertStatement(count: number, linked: boolean): { sql: string; name?: string } {
-  if (count > PREPARED_BATCH_POINTS) return { sql: metricInsertSql(count, linked) };
-  const id = `${linked ? "linked_" : ""}${count}`;
-  let statement = metricInsertStatements.get(id);
+/**
+ * Points as one array per column, the parameters of the batch statement's unnest(): a fixed
+ * number of parameters whatever the batch's size, so one prepared statement serves every size.
+ * The driver writes an array's numbers with String(n), which turns -0 into "0": values go as
+ * doubleParameter gives them.
+ */
+function pointArrays(points: MetricRecord[], linked: boolean): Binding[] {
+  const n = points.length;
+  const keys = new Array<string>(n);
+  const values = new Array<number | string>(n);
+  const timestamps = new Array<number>(n);
+  const steps = new Array<number>(n);
+  for (let i = 0; i < n; i++) {
+    const m = points[i];
+    keys[i] = m.key;
+    values[i] = doubleParameter(m.value);
+    timestamps[i] = m.timestamp;
+    steps[i] = m.step;
+  }
+  const arrays: Binding[] = [keys, values, timestamps, steps];
+  if (linked) {
+    arrays.push(
+      points.map((m) => m.modelId ?? null),
+      points.map((m) => m.datasetName ?? null),
+      points.map((m) => m.datasetDigest ?? null),
+    );
+  }
+  return arrays;
+}
+
+/**
+ * insertMetrics' statements, built once and prepared by name: one point (a VALUES row) or a batch
+ * of any size (unnest() of one array per column), with or without MLflow 3's linkage columns.
+ * The memo holds SQL text only (no data): safe with several server processes over one database.
+ */
+const metricInsertStatements = new Map<string, { sql: string; name: string }>();
+
+function metricInsertStatement(single: boolean, linked: boolean): { sql: string; name: string } {
+  // The single-point names are the ones these statements always had.
+  const name = `tracker_insert_${linked ? "linked_" : ""}${single ? "metric" : "metric_batch"}`;
+  let statement = metricInsertStatements.get(name);
   if (statement === undefined) {
-    // The single-point names are the ones these statements always had.
-    const name =
-      count === 1
-        ? linked
-          ? "tracker_insert_linked_metric"
-          : "tracker_insert_metric"
-        : `tracker_insert_${linked ? "linked_" : ""}metrics_${count}`;
-    statement = { sql: metricInsertSql(count, linked), name };
-    metricInsertStatements.set(id, statement);
+    statement = { sql: metricInsertSql(single, linked), name };
+    metricInsertStatements.set(name, statement);
   }
   return statement;
 }
 
-function metricInsertSql(count: number, linked: boolean): string {
-  // The first row's casts give the VALUES columns their types; the other rows' parameters follow.
-  const rows = Array.from({ length: count }, (_, i) =>
-    linked
-      ? i === 0
-        ? "(?, CAST(? AS double precision), CAST(? AS bigint), CAST(? AS bigint), CAST(? AS text), CAST(? AS text), CAST(? AS text))"
-        : "(?, ?, ?, ?, ?, ?, ?)"
-      : i === 0
-        ? "(?, CAST(? AS double precision), CAST(? AS bigint), CAST(? AS bigint))"
-        : "(?, ?, ?, ?)",
-  );
-  const values = linked
-    ? `(VALUES ${rows.join(", ")}) AS v (key, value, timestamp, step, model_id, dataset_name, dataset_digest)`
-    : `(VALUES ${rows.join(", ")}) AS v (key, value, timestamp, step)`;
+function metricInsertSql(single: boolean, linked: boolean): string {
+  const names = linked
+    ? "v (key, value, timestamp, step, model_id, dataset_name, dataset_digest)"
+    : "v (key, value, timestamp, step)";
+  const types = ["text", "double precision", "bigint", "bigint", ...(linked ? ["text", "text", "text"] : [])];
+  // One point: a VALUES row whose casts give its columns their types. A batch: unnest() of one
+  // array per column, which yields the points in the order given (the insertion order, which the
+  // latest and last values below rely on through the ids).
+  const values = single
+    ? `(VALUES (${types.map((t) => `CAST(? AS ${t})`).join(", ")})) AS ${names}`
+    : `unnest(${types.map((t) => `CAST(? AS ${t}[])`).join(", ")}) AS ${names}`;
   return `WITH run AS (SELECT lifecycle_stage${linked ? ", experiment_id" : ""} FROM runs WHERE run_uuid = ? FOR SHARE),
      ${linked ? `given AS (SELECT * FROM ${values}),` : ""}
      inserted AS (
