@@ -73,12 +73,12 @@ function byOrigin(
   spec: SpecName,
   app: Express,
   loading: Promise<void>[],
-  dispatchOf: (spec: SpecName) => RequestHandler,
+  dispatchStep: RequestHandler,
 ): RequestHandler {
   const chainFor = (mlflowPaths: boolean): RequestHandler => {
     const steps = validatorMiddlewares(spec, mlflowPaths);
     loading.push(documentLoaded(steps, app));
-    return express.Router().use(validatorSteps(steps), dispatchOf(spec));
+    return express.Router().use(validatorSteps(steps), dispatchStep);
   };
   const tracker = chainFor(false);
   const mlflow = chainFor(true);
@@ -229,7 +229,7 @@ export function createApp({ services, logger, handlers }: AppOptions): Express {
   const everyDocument = express.Router();
   const loading: Promise<void>[] = [];
   for (const spec of SPEC_ORDER) {
-    const chain = byOrigin(spec, app, loading, (document) => dispatch(document, services, guardedHandlers, checks));
+    const chain = byOrigin(spec, app, loading, dispatch(spec, services, guardedHandlers, checks));
     chains.set(spec, chain);
     everyDocument.use(chain);
   }
