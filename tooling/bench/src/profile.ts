@@ -144,6 +144,10 @@ async function main() {
   const database = embedded ? embeddedDefault() : await throwawayCluster();
   const profileDir = fs.mkdtempSync(path.join(os.tmpdir(), "tracker-profile-"));
   try {
+    // The profile's clock starts with the server process: the measured window is placed on it from
+    // here (the launch) rather than from its end, which comes before the profile is written out
+    // (seconds under load, which would pull warm-up and start-up work into the window).
+    const launchedAt = performance.timeOrigin + performance.now();
     const server = await startServer(
       database.backendStore,
       1,
@@ -165,15 +169,14 @@ async function main() {
     } finally {
       await server.stop();
     }
-    const stoppedAt = performance.timeOrigin + performance.now();
     const file = fs.readdirSync(profileDir).find((f) => f.endsWith(".cpuprofile"));
     if (!file) throw new Error("the server wrote no CPU profile");
-    // The profile's clock is the server's monotonic clock in microseconds; map the measured
-    // window (wall clock, this process) onto it through the profile's own end, taken at stop.
+    // The profile's clock is the server's monotonic clock in microseconds, started at its launch:
+    // the measured window (wall clock, this process) is placed on it from there.
     const profile = JSON.parse(fs.readFileSync(path.join(profileDir, file), "utf8")) as CpuProfile & {
       endTime: number;
     };
-    const endMicros = profile.endTime - (stoppedAt - measured.to) * 1000;
+    const endMicros = profile.startTime + (measured.to - launchedAt) * 1000;
     const summary = summariseProfile(profile, (measured.to - measured.from) / 1000, endMicros, top);
     process.stdout.write(`\nself time (of ${summary.totalSamples} samples, idle excluded):\n`);
     for (const e of summary.selfTop) process.stdout.write(`  ${e.percent.toFixed(1).padStart(5)}%  ${e.name}\n`);

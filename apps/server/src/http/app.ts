@@ -1,6 +1,5 @@
 import fs from "node:fs";
 import express, { type Express, type RequestHandler } from "express";
-import * as OpenApiValidator from "express-openapi-validator";
 import type { Logger } from "../logging/logger.js";
 import { mlflowServices, type Services } from "../core/services.js";
 import { errorHandler, sendError } from "./error-handler.js";
@@ -12,7 +11,7 @@ import { operationRouter } from "./operation-router.js";
 import { checkAnswersOf, responseChecks, type ResponseCheck } from "./response-check.js";
 import { mlflowDocument } from "./mlflow-documents.js";
 import { originOf } from "./request-origin.js";
-import { cacheValidatorRouteCompilation } from "./route-match-cache.js";
+import { validatorMiddlewares, validatorSteps } from "./validator-steps.js";
 import { searchByGet } from "./get-as-post.js";
 import { docsDirectory, revisionOf, SPEC_ORDER, specPath, type SpecName } from "./revisions.js";
 import { artifactPathAsOneSegment, artifactServiceGate, isArtifactUpload } from "./artifact-routes.js";
@@ -45,30 +44,6 @@ function operationIdOf(req: express.Request): string | undefined {
   return (req as express.Request & { openapi?: OpenApiRequestInfo }).openapi?.schema?.operationId;
 }
 
-function allValidatorSteps(spec: SpecName, mlflow: boolean): RequestHandler[] {
-  cacheValidatorRouteCompilation();
-  return OpenApiValidator.middleware({
-    // express-openapi-validator's types want its own document type; the relaxed copy is that JSON.
-    apiSpec: mlflow ? (mlflowDocument(spec) as unknown as string) : specPath(spec),
-    // Query strings are coerced to their schema types; JSON bodies are not (an int64 may be a
-    // number or a decimal string, which the schemas say themselves).
-    validateRequests: { allowUnknownQueryParameters: true, coerceTypes: false, removeAdditional: false },
-    // Answers are checked beside the answer path when asked (tests): http/response-check.ts.
-    validateResponses: false,
-    validateSecurity: false,
-    ignoreUndocumented: true,
-    validateApiSpec: true,
-  }) as RequestHandler[];
-}
-
-/**
- * A document's validator middlewares without its security step, which only calls `next()` when
- * `validateSecurity` is off (as here), after a promise turn per request.
- */
-function validatorFor(spec: SpecName, mlflow: boolean): RequestHandler[] {
-  return allValidatorSteps(spec, mlflow).filter((step) => step.name !== "securityMiddleware");
-}
-
 /**
  * Resolves when a validator has loaded its document. express-openapi-validator reads, bundles and
  * checks its document in the background after it is made, in long synchronous steps (seconds of CPU
@@ -90,14 +65,20 @@ function documentLoaded(steps: RequestHandler[], app: Express): Promise<void> {
 }
 
 /**
- * Runs `tracker` requests through one chain and requests through MLflow's paths through the other;
- * `loading` collects when each has loaded its document.
+ * The chain of one document: its validator's steps (http/validator-steps.ts), then dispatch, in one
+ * router, for tracker's paths and for MLflow's (each document's validator over its relaxed copy);
+ * `loading` collects when each validator has loaded its document.
  */
-function byOrigin(spec: SpecName, app: Express, loading: Promise<void>[]): RequestHandler {
+function byOrigin(
+  spec: SpecName,
+  app: Express,
+  loading: Promise<void>[],
+  dispatchStep: RequestHandler,
+): RequestHandler {
   const chainFor = (mlflowPaths: boolean): RequestHandler => {
-    const steps = validatorFor(spec, mlflowPaths);
+    const steps = validatorMiddlewares(spec, mlflowPaths);
     loading.push(documentLoaded(steps, app));
-    return express.Router().use(steps);
+    return express.Router().use(validatorSteps(steps), dispatchStep);
   };
   const tracker = chainFor(false);
   const mlflow = chainFor(true);
@@ -248,9 +229,7 @@ export function createApp({ services, logger, handlers }: AppOptions): Express {
   const everyDocument = express.Router();
   const loading: Promise<void>[] = [];
   for (const spec of SPEC_ORDER) {
-    const chain = express.Router();
-    chain.use(byOrigin(spec, app, loading));
-    chain.use(dispatch(spec, services, guardedHandlers, checks));
+    const chain = byOrigin(spec, app, loading, dispatch(spec, services, guardedHandlers, checks));
     chains.set(spec, chain);
     everyDocument.use(chain);
   }

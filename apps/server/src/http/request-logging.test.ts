@@ -67,6 +67,33 @@ describe("request logging", () => {
   });
 });
 
+describe("req.log", () => {
+  it("is absent on a request the log did not see, and can be replaced on one it saw", async () => {
+    const out = logSink();
+    const logger = createLogger("info", "json", out.stream);
+    const replacement = createLogger("info", "json", out.stream).child({ replaced: true });
+    const app = express();
+    app.get("/before", (req, res) => {
+      res.json({ hasLog: req.log !== undefined });
+    });
+    app.use(requestLogging(logger));
+    app.get("/after", (req, res) => {
+      req.log = replacement;
+      req.log.info("replaced");
+      res.json({ hasLog: req.log !== undefined });
+    });
+    const server = app.listen(0, "127.0.0.1");
+    await new Promise((r) => server.once("listening", r));
+    const { port } = server.address() as { port: number };
+    const answers = [];
+    for (const p of ["/before", "/after", "/before"])
+      answers.push(await (await fetch(`http://127.0.0.1:${port}${p}`)).json());
+    await new Promise((r) => server.close(r));
+    expect(answers).toEqual([{ hasLog: false }, { hasLog: true }, { hasLog: false }]);
+    expect(out.records().find((r) => r.msg === "replaced")).toMatchObject({ replaced: true });
+  });
+});
+
 describe("sendJson", () => {
   it("answers with the JSON body, its byte length and the JSON content type", async () => {
     const { answers } = await requests("warn", ["/ok", "/missing"]);

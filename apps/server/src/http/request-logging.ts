@@ -53,10 +53,46 @@ interface RequestRecord {
   remoteAddress?: string;
 }
 
+/** What `req.log` is made from: the request's record, made into a child logger on first use. */
+interface LogBinding {
+  logger: Logger;
+  record: RequestRecord;
+  log?: Logger;
+}
+
+const BINDING = Symbol("tracker.requestLog");
+
+type BoundRequest = LoggedRequest & { [BINDING]?: LogBinding };
+
+/**
+ * `req.log` as an accessor of the requests' prototype (Express's `app.request`), defined once, over
+ * the binding each request holds in a plain property. Defining the accessor on each request instead
+ * gave every request object its own shape (V8 turns an object with an accessor unlike its
+ * siblings' into a slow dictionary), which every later property access of every middleware paid.
+ */
+function logOf(this: BoundRequest): Logger | undefined {
+  const binding = this[BINDING];
+  if (!binding) return undefined;
+  binding.log ??= binding.logger.child({ req: binding.record });
+  return binding.log;
+}
+
+function setLog(this: BoundRequest, value: Logger): void {
+  const binding = this[BINDING];
+  if (binding) binding.log = value;
+  else Object.defineProperty(this, "log", { configurable: true, enumerable: false, writable: true, value });
+}
+
+function defineLogAccessor(prototype: object): void {
+  if (Object.getOwnPropertyDescriptor(prototype, "log")?.get === logOf) return;
+  Object.defineProperty(prototype, "log", { configurable: true, enumerable: false, get: logOf, set: setLog });
+}
+
 export function requestLogging(logger: Logger): RequestHandler {
   const nextId = requestIds();
+  let prototype: object | undefined;
   return (request, response, next) => {
-    const req = request as LoggedRequest;
+    const req = request as BoundRequest;
     const res = response as ServerResponse;
     const started = performance.now();
     const id = nextId();
@@ -68,18 +104,12 @@ export function requestLogging(logger: Logger): RequestHandler {
       bound.headers = withoutCredentials(req.headers);
       bound.remoteAddress = req.socket.remoteAddress;
     }
-    let log: Logger | undefined;
-    Object.defineProperty(req, "log", {
-      configurable: true,
-      enumerable: false,
-      get: () => {
-        log ??= logger.child({ req: bound });
-        return log;
-      },
-      set: (value: Logger) => {
-        log = value;
-      },
-    });
+    const own = Object.getPrototypeOf(req) as object;
+    if (own !== prototype) {
+      defineLogAccessor(own);
+      prototype = own;
+    }
+    req[BINDING] = { logger, record: bound };
     // 'close' follows 'finish' for every answer, and comes alone when the client went away first.
     res.once("close", () => {
       const level = requestLogLevel(res.statusCode);

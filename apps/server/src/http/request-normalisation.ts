@@ -27,8 +27,10 @@ export function normaliseRequest(namespace: string): RequestHandler {
   };
   return (req, res, next) => {
     rememberOrigin(res, originOfUrl(req.originalUrl));
+    // At the top level both are the same text, rewritten once.
+    const same = req.url === req.originalUrl;
     req.url = rewrite(req.url);
-    req.originalUrl = rewrite(req.originalUrl);
+    req.originalUrl = same ? req.url : rewrite(req.originalUrl);
     next();
   };
 }

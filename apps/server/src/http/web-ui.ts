@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import express, { type Request, type RequestHandler, type Router } from "express";
+import express, { type Request, type RequestHandler } from "express";
 
 /**
  * The web UI (apps/web, built by Vite to static files) served at `/`: its assets from the build
@@ -18,6 +18,9 @@ export const WEB_UI_CSP =
 
 /** Path prefixes that never fall back to the UI's index.html. */
 const RESERVED = /^\/(api|ajax-api|docs|health|get-artifact|model-versions|assets)(\/|$)/;
+
+/** The paths the router's `/assets` mount takes (a mount path matches in any letter case). */
+const ASSETS_MOUNT = /^\/assets(\/|$)/i;
 
 /**
  * Whether a GET outside the API is a page load. Browsers navigating ask for `text/html` by name:
@@ -70,7 +73,7 @@ function uiHeaders(): RequestHandler {
  * The router serving the UI from `directory`; when the folder holds no build, browser navigations
  * to `/` get a short page saying how to build it (the API works either way).
  */
-export function webUi(directory: string, namespace: string): Router {
+export function webUi(directory: string, namespace: string): RequestHandler {
   const router = express.Router();
   const indexFile = path.join(directory, "index.html");
   const built = fs.existsSync(indexFile);
@@ -117,5 +120,14 @@ export function webUi(directory: string, namespace: string): Router {
       res.status(200).type("html").send(indexHtml());
     });
   });
-  return router;
+  // Most requests are API calls, which the router would only pass on, and a router passes a
+  // request on from the end of its stack one turn of the event loop later (setImmediate): those
+  // that neither its assets mount nor its page handler takes go on at once instead.
+  return (req, res, next) => {
+    if (ASSETS_MOUNT.test(req.path) || ((req.method === "GET" || req.method === "HEAD") && !RESERVED.test(req.path))) {
+      router(req, res, next);
+      return;
+    }
+    next();
+  };
 }
