@@ -465,11 +465,9 @@ describe("artifact service configuration", () => {
     },
   );
 
-  it("answers 503 without serving, serves only artifacts with --artifacts-only, and keeps local folders with an explicit root", async () => {
+  // One server per test: each start has the whole test timeout, however loaded the machine is.
+  it("answers 503 for artifacts without serving, and roots experiments in the data folder", async () => {
     const off = await startTestServer("pglite", { serveArtifacts: false });
-    const only = await startTestServer("pglite", { artifactsOnly: true });
-    const root = fs.mkdtempSync(path.join(os.tmpdir(), "tracker-root-"));
-    const local = await startTestServer("pglite", { artifactRoot: `file://${root}` });
     try {
       const disabled = await fetch(`${off.url}${A}/1/x.txt`);
       expect(disabled.status).toBe(503);
@@ -481,9 +479,26 @@ describe("artifact service configuration", () => {
           })
         ).body.experiment.artifact_location,
       ).toBe(path.join(off.dataDir, "artifacts", "0"));
+    } finally {
+      await off.dispose();
+    }
+  });
+
+  it("serves only artifacts with --artifacts-only", async () => {
+    const only = await startTestServer("pglite", { artifactsOnly: true });
+    try {
       expect((await trackingApi(only.url).get("experiments/get", { experiment_id: "0" })).status).toBe(503);
       expect((await fetch(`${only.url}${A}/1/x.txt`, { method: "PUT", body: "x" })).status).toBe(200);
       expect((await fetch(`${only.url}/model-versions/get-artifact?name=m&version=1&path=x`)).status).toBe(503);
+    } finally {
+      await only.dispose();
+    }
+  });
+
+  it("keeps local folders with an explicit file:// root", async () => {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), "tracker-root-"));
+    const local = await startTestServer("pglite", { artifactRoot: `file://${root}` });
+    try {
       const exp = (
         await trackingApi(local.url).post<{ experiment_id: string }>("experiments/create", { name: "local" })
       ).body.experiment_id;
@@ -495,7 +510,7 @@ describe("artifact service configuration", () => {
         ).body.experiment.artifact_location,
       ).toBe(`file://${root}/${exp}`);
     } finally {
-      await Promise.all([off.dispose(), only.dispose(), local.dispose()]);
+      await local.dispose();
       fs.rmSync(root, { recursive: true, force: true });
     }
   });
