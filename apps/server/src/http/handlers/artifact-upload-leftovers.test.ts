@@ -157,7 +157,8 @@ async function untilNoneUnfinished(destination: string, ms: number): Promise<voi
 }
 
 describe.runIf(process.env.TEST_S3_URL)("cut uploads to S3 leave no object and no unfinished multipart upload", () => {
-  const suite = useTestServer("pglite", artifactStoreConfig("s3"));
+  // (vitest collects a skipped suite too: without TEST_S3_URL there is no S3 config to make)
+  const suite = useTestServer("pglite", process.env.TEST_S3_URL ? artifactStoreConfig("s3") : {});
 
   it("small bodies cut in a burst, and large ones cut after several parts went out", { timeout: 180_000 }, async () => {
     const dest = suite.server.config.artifactsDestination;
@@ -165,7 +166,7 @@ describe.runIf(process.env.TEST_S3_URL)("cut uploads to S3 leave no object and n
     await Promise.all(
       Array.from({ length: 50 }, (_, i) => cutUpload(suite.server.port, `${A}/1/cut/small-${i}.bin`, 1000, 3)),
     );
-    // 20 MiB sent of 64 MiB announced: two 8 MiB parts are uploaded before the cut.
+    // 20 MiB sent of 64 MiB announced: several parts are uploaded before the cut.
     await Promise.all(
       Array.from({ length: 2 }, (_, i) =>
         cutUpload(suite.server.port, `${A}/1/cut/large-${i}.bin`, 64 << 20, 20 << 20, 500),
