@@ -16,6 +16,7 @@ import { limitBodyIdleTime } from "./http/body-timeout.js";
 import { answerClientErrors } from "./http/security.js";
 import { handlers } from "./http/handlers/index.js";
 import { createLogger, type Logger } from "./logging/logger.js";
+import { announceStartup } from "./runtime/cluster-startup.js";
 import type { Services } from "./core/services.js";
 
 export interface RunningServer {
@@ -193,9 +194,12 @@ export async function startServer(
     workers: options.workers ?? 1,
     auth: config.auth === "users" ? "users" : config.authToken ? "bearer token" : "none",
   };
-  // With node:cluster every worker listens on the same port: the first one says so for all.
-  const firstProcess = !cluster.isWorker || cluster.worker?.id === 1;
-  logger[firstProcess ? "info" : "debug"](startup, "tracker server listening");
+  // With node:cluster every worker listens on the same port: the primary says so once, for the
+  // first worker that listens (cli/cluster.ts), whichever finished its start first.
+  if (cluster.isWorker) {
+    logger.debug(startup, "tracker server listening");
+    announceStartup(startup);
+  } else logger.info(startup, "tracker server listening");
   const stopSweeping = sweepAbandonedMultipartUploads(config, logger);
   let closing: Promise<void> | undefined;
   const close = () => {

@@ -48,11 +48,12 @@ describe.skipIf(!runnable)("pnpm bench --quick", () => {
       expect(r.rss.peakBytes).toBeGreaterThan(0);
       expect(r.statements.length).toBeGreaterThan(0);
     }
-    // The raw side replays what the server issued: one statement, the multi-row INSERT, no transaction.
+    // The raw side replays what the server issued: one statement, the INSERT of the batch's
+    // unnest()ed arrays, no transaction.
     const batch = result.results.find((r) => r.scenario.name === "log-batch")!;
     expect(batch.statements).not.toMatch(/BEGIN/);
     expect(batch.statements).toMatch(/insert into "?metrics"? \(run_uuid/i);
-    expect(batch.statements).toMatch(/VALUES \(\$\d+/);
+    expect(batch.statements).toMatch(/FROM unnest\(CAST\(\$\d+ AS text\[\]\)/);
     expect(result.explain?.plan).toMatch(/Execution Time/);
     expect(result.scale.find((s) => s.name === "runs/search")?.byWorkers.map((w) => w.workers)).toEqual([1, 2]);
 

@@ -1,5 +1,6 @@
 import cluster from "node:cluster";
 import type { Logger } from "../logging/logger.js";
+import { startupOf } from "../runtime/cluster-startup.js";
 
 export interface PrimaryOptions {
   /** Environment added to every worker's. */
@@ -15,6 +16,13 @@ export interface PrimaryOptions {
  */
 export function runPrimary(workers: number, logger: Logger, options: PrimaryOptions = {}): void {
   let stopping = false;
+  let announced = false;
+  cluster.on("message", (_worker, message: unknown) => {
+    const startup = startupOf(message);
+    if (startup === undefined || announced) return;
+    announced = true;
+    logger.info(startup, "tracker server listening");
+  });
   const fork = () => cluster.fork(options.workerEnv ?? {});
   for (let i = 0; i < workers; i++) fork();
   cluster.on("exit", (worker, code, signal) => {

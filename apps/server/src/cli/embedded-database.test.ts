@@ -185,6 +185,9 @@ describe("tracker server on the embedded default (PostgreSQL from the npm binari
     const server = await startServerProcess(["--backend-store-uri", dataDir, "--workers", "2"], { env: DEFAULT });
     let pid: number | undefined;
     try {
+      // The primary logs it for the first worker that listens: it may reach the output just after
+      // that worker's first answer, and it comes once however many workers start.
+      await until(() => startupLine(server) !== undefined, 15_000, "the start-up line");
       expect(startupLine(server)).toMatchObject({
         workers: 2,
         database: expect.stringMatching(/^PostgreSQL 18 \(embedded/),
@@ -192,6 +195,12 @@ describe("tracker server on the embedded default (PostgreSQL from the npm binari
       pid = postmasterPid(dataDir);
       await Promise.all(Array.from({ length: 8 }, (_, i) => post(server, "experiments/create", { name: `w-${i}` })));
       for (let i = 0; i < 8; i++) expect(await getExperiment(server, `w-${i}`)).toBe(200);
+      expect(
+        server
+          .output()
+          .split("\n")
+          .filter((line) => line.includes('"startup":true')),
+      ).toHaveLength(1);
     } finally {
       expect(await server.stop()).toBe(0);
     }
