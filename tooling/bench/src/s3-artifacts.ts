@@ -370,8 +370,9 @@ async function measure(
     await deletePrefix(client, bucket, `${prefix}/`);
 
     // Small files in parallel: fresh random files each round and side; the sides take turns going first.
+    // Round -1 warms both sides up (connections, JIT) and is not counted, as the server bench's warm-up.
     const small: TrackerVsDirect<number[]> = { tracker: [], direct: [] };
-    for (let round = 0; round < sizes.smallRounds; round++) {
+    for (let round = -1; round < sizes.smallRounds; round++) {
       const viaTracker = path.join(work, `small-tracker-${round}`);
       const viaDirect = path.join(work, `small-direct-${round}`);
       await writeSmallFiles(viaTracker, sizes.smallFiles, sizes.smallFileBytes);
@@ -386,8 +387,10 @@ async function measure(
             );
           }),
       };
-      for (const side of round % 2 ? (["direct", "tracker"] as const) : (["tracker", "direct"] as const))
-        small[side].push(sizes.smallFiles / (await timed(sides[side])));
+      for (const side of round % 2 ? (["direct", "tracker"] as const) : (["tracker", "direct"] as const)) {
+        const filesPerSecond = sizes.smallFiles / (await timed(sides[side]));
+        if (round >= 0) small[side].push(filesPerSecond);
+      }
     }
     log(
       `  ${sizes.smallFiles} files of ${sizes.smallFileBytes / 1024} KiB, ${sizes.parallel} in parallel (files/s): tracker ${fmtRounds(small.tracker)}, direct ${fmtRounds(small.direct)}`,
@@ -511,14 +514,14 @@ export function s3Markdown(r: S3BenchResult | S3BenchSkipped, command: string): 
       ? "**The machine was busy at the start (1-minute load average above its core count)**, so the absolute figures are low and noisy; the ratios compare runs made back to back under the same load."
       : "The ratios compare runs made back to back in this one run, against the same S3 server and bucket.",
     "",
-    "*Through tracker*: `tracker server` (embedded PGlite) with `--artifacts-destination s3://<bucket>/<prefix>` and",
+    "*Through tracker*: `tracker server` (its embedded default database) with `--artifacts-destination s3://<bucket>/<prefix>` and",
     "`--s3-path-style`, driven over keep-alive HTTP. *Direct*: the AWS SDK (@aws-sdk/client-s3, keep-alive) on the same",
     `bucket. Large file: one ${(s.fileBytes / MIB).toFixed(0)} MiB file (a random MiB repeated, each MiB stamped per upload so`,
     "that every write carries its own bytes); through tracker a streamed `PUT` with Content-Length to the artifact service",
     "(the server streams it into an S3 multipart upload), directly `@aws-sdk/lib-storage`'s `Upload` with its defaults; the",
     "downloads read the body to its end (`GET` through tracker, `GetObject` directly). RSS: the server process's resident",
     `memory at the start of the transfer and its peak during it. Small files: ${s.smallFiles} files of ${s.smallFileBytes / 1024} KiB of fresh random`,
-    `bytes per round and side, ${s.parallel} in parallel: \`TrackerClient.uploadArtifacts\` vs one \`PutObject\` per file; ${s.smallRounds} rounds, the sides`,
+    `bytes per round and side, ${s.parallel} in parallel: \`TrackerClient.uploadArtifacts\` vs one \`PutObject\` per file; ${s.smallRounds} rounds after one uncounted warm-up round, the sides`,
     `taking turns going first. Listing: a folder of ${s.listingEntries.toLocaleString("en-US")} files listed whole: every page of \`artifacts/list\``,
     "(`TrackerClient.listArtifacts`, 1,000 entries a page) vs `ListObjectsV2` with the delimiter, page after page;",
     `${s.listingRounds} rounds.`,
