@@ -95,12 +95,13 @@ const isConcurrentParam = (err: unknown): boolean =>
   String((err as { message?: unknown }).message).includes(CONCURRENT_PARAM);
 
 type ParamRow = { lifecycle_stage: string; key: string; stored: string | null };
-/**
- * logRunParams' statement: the params go as two arrays (keys, values), so one prepared statement
- * serves every batch size.
- */
+
+/** A param batch as a statement's rows: two array parameters (keys, values), whatever its size. */
+const GIVEN_PARAMS = "given (key, value) AS (SELECT * FROM unnest(CAST(? AS text[]), CAST(? AS text[])))";
+
+/** logRunParams' statement: one prepared statement serves every batch size. */
 const LOG_PARAMS_SQL = `WITH ${RUN_LOCKED},
-     given (key, value) AS (SELECT * FROM unnest(CAST(? AS text[]), CAST(? AS text[]))),
+     ${GIVEN_PARAMS},
      stored AS (SELECT p.key, p.value FROM params p JOIN given g ON g.key = p.key WHERE p.run_uuid = ?),
      writable AS (
        SELECT ${RUN_ACTIVE} AND NOT EXISTS (SELECT 1 FROM stored s JOIN given g ON g.key = s.key WHERE g.value <> s.value) AS ok
@@ -161,9 +162,9 @@ async function logRunParamsInTransaction(
   params: KeyValue[],
   check: (stage: Stage, stored: Map<string, string>) => void,
 ): Promise<void> {
-  const given = params.map((_, i) => (i === 0 ? "(CAST(? AS text), CAST(? AS text))" : "(?, ?)")).join(", ");
+  const keys = params.map((p) => p.key);
   const sql = `WITH ${RUN_LOCKED},
-     given (key, value) AS (VALUES ${given}),
+     ${GIVEN_PARAMS},
      added AS (
        INSERT INTO params (run_uuid, key, value) SELECT ?, g.key, g.value FROM given g WHERE ${RUN_ACTIVE}
        ON CONFLICT (run_uuid, key) DO NOTHING RETURNING key, value
@@ -171,14 +172,13 @@ async function logRunParamsInTransaction(
      SELECT r.lifecycle_stage, g.key, COALESCE(a.value, p.value) AS stored
        FROM run r CROSS JOIN given g LEFT JOIN added a ON a.key = g.key
        LEFT JOIN params p ON p.run_uuid = ? AND p.key = g.key`;
-  const bindings = [runId, ...params.flatMap((p) => [p.key, p.value]), runId, runId];
+  const bindings = [runId, keys, params.map((p) => p.value), runId, runId];
   await inTransaction(db, async (run) => {
     const { stage, stored } = storedOf((await run(sql, bindings)) as ParamRow[]);
     if (stage === "active" && stored.size < params.length) {
-      const keys = params.map((p) => p.key);
       const concurrent = (await run(
-        `SELECT key, value FROM params WHERE run_uuid = ? AND key IN (${keys.map(() => "?").join(", ")})`,
-        [runId, ...keys],
+        "SELECT key, value FROM params WHERE run_uuid = ? AND key = ANY(CAST(? AS text[]))",
+        [runId, keys],
       )) as KeyValue[];
       for (const r of concurrent) stored.set(r.key, r.value);
     }
