@@ -43,3 +43,28 @@ describe("early answers", () => {
     expect(sent).toHaveLength(2);
   });
 });
+
+describe("early answers: sending", () => {
+  afterEach(() => {
+    vi.unstubAllGlobals();
+  });
+
+  it("sends a POST before its body is read for the key, and the page's request still takes its answer", async () => {
+    const sent = stubFetch();
+    const post = () => new Request(URL_A, { method: "POST", body: '{"a":1}' });
+    const answer = fetchEarly(post());
+    // Sent in the same turn, before any await (reading the body for the key takes a task).
+    expect(sent).toHaveLength(1);
+    await answer;
+    expect(await (await fetchOrEarly(post())).json()).toEqual({ n: 1 });
+    expect(sent).toHaveLength(1);
+  });
+
+  it("a page request made while an early POST's key is still being read waits for it", async () => {
+    const sent = stubFetch();
+    const post = () => new Request(URL_A, { method: "POST", body: '{"b":1}' });
+    void fetchEarly(post());
+    expect(await (await fetchOrEarly(post())).json()).toEqual({ n: 1 });
+    expect(sent).toHaveLength(1);
+  });
+});
