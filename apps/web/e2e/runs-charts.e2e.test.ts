@@ -302,6 +302,35 @@ describe("runs page: charts view and grouping (issue 31)", () => {
     await context.close();
   });
 
+  it("asks for the histories of the line cards on screen before the page renders, and the cards draw from those answers", async () => {
+    const { page, context, problems } = await openPage(browser);
+    // The session check answers late: the page renders only after it, the first cards' history
+    // requests must not wait for that.
+    let sessionReleased = 0;
+    await page.route("**/api/2.0/tracker/session", async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      await route.continue();
+      sessionReleased = Date.now();
+    });
+    const histories: { at: number; url: URL }[] = [];
+    page.on("request", (r) => {
+      if (r.url().includes("/metrics/get-history-bulk-interval"))
+        histories.push({ at: Date.now(), url: new URL(r.url()) });
+    });
+    await page.goto(`${server.url}${runsUrl("&tab=charts&top=20")}`);
+    await lineDrawn(page, "acc");
+    await lineDrawn(page, "loss");
+    // One request per card (acc and loss, the default cards), both sent before the session's
+    // answer, for the nine runs listed, and taken by the cards (none sent again).
+    expect(histories.map((h) => h.url.searchParams.get("metric_key")).sort()).toEqual(["acc", "loss"]);
+    for (const h of histories) {
+      expect(h.at).toBeLessThan(sessionReleased);
+      expect(h.url.searchParams.getAll("run_ids")).toHaveLength(9);
+    }
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
   it("light, dark and 390 px: the charts view and the grouped table fit and read", async () => {
     const views: Array<[string, string, (page: Page) => Promise<void>]> = [
       [

@@ -1,10 +1,10 @@
-import type { Metric, Run } from "@tracker-ml/client";
+import type { Run } from "@tracker-ml/client";
 import { useMemo, type KeyboardEvent } from "react";
 import uPlot from "uplot";
-import { api } from "../../api/client";
 import { useAsync } from "../../api/use-async";
 import { colorsFor } from "../../charts/colors";
 import { axisPoints, mergeDetail, startOf, toPoints, type XAxis } from "../../charts/metric-series";
+import { fetchSampled } from "../../charts/sampled-histories";
 import { smoothEma } from "../../charts/smoothing";
 import { UPlotChart, type XRangeChange } from "../../charts/uplot-chart";
 import { useDebounced } from "../../charts/use-debounced";
@@ -137,28 +137,6 @@ export function MetricCharts({ runs }: { runs: readonly Run[] }) {
       </div>
     </section>
   );
-}
-
-/** Points asked per run and chart; the server keeps each bucket's first, last, min and max. */
-export const POINTS_PER_RUN = 1000;
-
-/** Sampled histories of one key for any number of runs (the server takes 100 run ids per request). */
-export async function fetchSampled(
-  runIds: readonly string[],
-  key: string,
-  range?: readonly [number, number],
-  maxResults = POINTS_PER_RUN,
-): Promise<Map<string, Metric[]>> {
-  const chunks: string[][] = [];
-  for (let i = 0; i < runIds.length; i += 100) chunks.push(runIds.slice(i, i + 100));
-  const options = {
-    maxResults,
-    ...(range ? { startStep: Math.floor(range[0]), endStep: Math.ceil(range[1]) } : {}),
-  };
-  const answers = await Promise.all(chunks.map((ids) => api().getMetricHistoryBulkInterval(ids, key, options)));
-  const byRun = new Map<string, Metric[]>(runIds.map((id) => [id, []]));
-  for (const point of answers.flat()) byRun.get(point.runId)?.push(point);
-  return byRun;
 }
 
 /** A zoomed window's bounds as the user reads them on the x axis. */

@@ -6,10 +6,11 @@ import { toPoints } from "../../../charts/metric-series";
 import { UPlotChart } from "../../../charts/uplot-chart";
 import type { Range } from "../../../charts/zoom";
 import { ErrorBox, Loading } from "../../../components/error-box";
-import { fetchSampled } from "../../compare/metric-charts";
+import { fetchSampled } from "../../../charts/sampled-histories";
 import { aggregateSeries } from "../grouping/aggregate";
 import { pointsPerRun } from "./card-points";
 import { cardQueue } from "./card-queue";
+import { takeEarlyHistories } from "./early-histories";
 import { withAlpha } from "./series-colors";
 
 /** What a line card draws: one line per run, or per group a mean line with its runs' min-max band. */
@@ -39,7 +40,12 @@ function axisPoints(history: readonly Metric[]): { x: number[]; y: number[] } {
 export function LineCard({ metricKey, fetchIds, series, grouped, height, width }: LineCardProps) {
   const idsKey = fetchIds.join(",");
   const perRun = pointsPerRun(fetchIds.length, width);
-  const histories = useAsync(() => fetchSampled(fetchIds, metricKey, undefined, perRun), [metricKey, idsKey, perRun]);
+  // The first screen's cards find their histories asked for already (early-histories.ts).
+  const histories = useAsync(
+    async () =>
+      (await takeEarlyHistories(metricKey, fetchIds, perRun)) ?? fetchSampled(fetchIds, metricKey, undefined, perRun),
+    [metricKey, idsKey, perRun],
+  );
   // A load of the card queue while the histories are on their way: cards off screen wait for it.
   // It ends in the commit that draws them (this cleanup runs before the chart's effects).
   useEffect(() => (histories.loading ? cardQueue.begin() : undefined), [histories.loading]);
