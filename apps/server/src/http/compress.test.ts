@@ -77,6 +77,37 @@ describe("compressed responses", () => {
     expect(search.headers.vary).toMatch(/Accept-Encoding/i);
     const health = await get(`${server.url}/health`, gzip);
     expect(health.headers["content-encoding"]).toBeUndefined();
+    // A small answer is not compressed but varies by the client's encodings, as the URL's larger ones do.
+    expect(health.headers.vary).toMatch(/Accept-Encoding/i);
+    const small = await get(`${server.url}/api/2.0/tracker/experiments/search?max_results=1`, gzip);
+    expect(small.headers["content-encoding"]).toBeUndefined();
+    expect(small.headers.vary).toMatch(/Accept-Encoding/i);
+    // Without gzip among the client's encodings, no encoding; the answer still says it varies.
+    const plain = await get(`${server.url}/api/2.0/tracker/experiments/search?max_results=100`, {});
+    expect(plain.headers["content-encoding"]).toBeUndefined();
+    expect(plain.headers.vary).toMatch(/Accept-Encoding/i);
+    const brotli = await get(`${server.url}/api/2.0/tracker/experiments/search?max_results=100`, {
+      "accept-encoding": "br",
+    });
+    expect(brotli.headers["content-encoding"]).toBe("br");
+    expect(brotli.bytes).toBeLessThan(plain.bytes);
+  });
+
+  it("compresses a streamed metric history", async () => {
+    const exp = await server.api.post<{ experiment_id: string }>("experiments/create", { name: "history" });
+    const run = await server.api.post<{ run: { info: { run_id: string } } }>("runs/create", {
+      experiment_id: exp.body.experiment_id,
+    });
+    const runId = run.body.run.info.run_id;
+    const metrics = Array.from({ length: 200 }, (_, step) => ({ key: "loss", value: step / 7, timestamp: 1, step }));
+    await server.api.post("runs/log-batch", { run_id: runId, metrics });
+    const history = await get(
+      `${server.url}/api/2.0/tracker/metrics/get-history?run_id=${runId}&metric_key=loss`,
+      gzip,
+    );
+    expect(history.status).toBe(200);
+    expect(history.headers["content-encoding"]).toBe("gzip");
+    expect(history.headers.vary).toMatch(/Accept-Encoding/i);
   });
 
   it("leaves artifact files as they are (byte ranges, sizes)", async () => {

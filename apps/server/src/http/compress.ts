@@ -1,3 +1,4 @@
+import type { ServerResponse } from "node:http";
 import compression from "compression";
 import type { Request, RequestHandler, Response } from "express";
 
@@ -8,6 +9,9 @@ import type { Request, RequestHandler, Response } from "express";
  */
 const ARTIFACT_FILE = /(^|\/)(get-artifact|mlflow-artifacts)(\/|$)/;
 
+/** Responses of at least this many bytes are compressed; smaller ones gain nothing. */
+const THRESHOLD = 1024;
+
 /** Whether a response is compressed: not artifact files (ranges, sizes) nor ranged requests; else compression's own rule (compressible types). */
 export function shouldCompress(req: Request, res: Response): boolean {
   if (req.headers.range !== undefined) return false;
@@ -16,9 +20,61 @@ export function shouldCompress(req: Request, res: Response): boolean {
 }
 
 /**
+ * The paths whose answers are written by `answerCompression`'s callers only (writeJson, the
+ * streamed metric history, the plain-text version, the sign-in throttle): the API and the health
+ * probes. Artifact files there are never compressed (shouldCompress) and need no step.
+ */
+const API_PATH = /^\/(api|ajax-api|health)(\/|$)/;
+
+/** The compression middleware; it calls `next` before it returns. */
+const compress = compression({ filter: shouldCompress, threshold: THRESHOLD });
+const noop = () => undefined;
+
+/** Responses whose compression waits for their answer (answerCompression). */
+const deferred = new WeakSet<ServerResponse>();
+
+/** compression's rule for a `Cache-Control: no-transform` answer (left as it is). */
+const NO_TRANSFORM = /(?:^|,)\s*?no-transform\s*?(?:,|$)/;
+
+function transformable(res: ServerResponse): boolean {
+  const cacheControl = res.getHeader("Cache-Control");
+  return !cacheControl || !NO_TRANSFORM.test(String(cacheControl));
+}
+
+/**
  * gzip / brotli / deflate, as the client accepts, for JSON answers and the web UI's scripts and
- * styles (responses of at least 1 KB: smaller ones gain nothing).
+ * styles (responses of at least 1 KB). The compression middleware wraps a response's `write`,
+ * `end`, `on` and `writeHead` and listens for its 'close': work every API answer paid although
+ * most are a few hundred bytes (`{}` for a write). So on the API's paths it is put in place only
+ * when an answer is written (answerCompression) and may be compressed: one of 1 KB or more, or
+ * a streamed one; the UI, the docs and everything else get it at once, as before.
  */
 export function compressResponses(): RequestHandler {
-  return compression({ filter: shouldCompress, threshold: 1024 });
+  return (req, res, next) => {
+    if (API_PATH.test(req.path)) {
+      deferred.add(res);
+      next();
+      return;
+    }
+    compress(req, res, next);
+  };
+}
+
+/**
+ * Called before an API answer is written, with its length in bytes (undefined when streamed or
+ * not known): the compression middleware is put in place when the answer may be compressed. A
+ * smaller answer gets what that middleware would have given it, `Vary: Accept-Encoding` when its
+ * type is compressible (it varies by the client's encodings, the same URL's larger answers being
+ * compressed). Does nothing for a response the middleware already wraps or never saw.
+ */
+export function answerCompression(res: ServerResponse, length?: number): void {
+  if (!deferred.has(res)) return;
+  deferred.delete(res);
+  const response = res as Response;
+  const req = response.req;
+  if (length === undefined || length >= THRESHOLD) {
+    compress(req, response, noop);
+    return;
+  }
+  if (shouldCompress(req, response) && transformable(res)) response.vary("Accept-Encoding");
 }

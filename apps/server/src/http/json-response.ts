@@ -1,5 +1,6 @@
 import type { ServerResponse } from "node:http";
 import type { Logger } from "../logging/logger.js";
+import { answerCompression } from "./compress.js";
 import { answerProblem } from "./response-check.js";
 
 /**
@@ -26,8 +27,10 @@ export function sendJson(res: ServerResponse, body: object, status = 200): void 
  */
 export function writeJson(res: ServerResponse, status: number, body: object): void {
   const text = JSON.stringify(body);
+  const length = Buffer.byteLength(text);
   res.statusCode = status;
   res.setHeader("Content-Type", "application/json; charset=utf-8");
-  res.setHeader("Content-Length", Buffer.byteLength(text));
+  res.setHeader("Content-Length", length);
+  answerCompression(res, length);
   res.end(text);
 }

@@ -90,11 +90,19 @@ describe("validatorSteps", () => {
     );
   });
 
+  it("takes over the request step (the validator's instance and its builder were found)", () => {
+    const steps = validatorMiddlewares("c", false);
+    const request = steps.find((step) => step.name === "requestMiddleware");
+    expect(request).toBeDefined();
+    expect(validatorSteps(steps)).not.toContain(request);
+  });
+
   for (const spec of ["c", "ext"] as const) {
     for (const mlflow of [false, true]) {
       it(`leaves requests as the validator's own steps do, again and again (${spec}, ${mlflow ? "MLflow's" : "tracker's"} paths)`, async () => {
         const twice = [...REQUESTS[spec], ...REQUESTS[spec], ...REQUESTS[spec]];
-        // One validator (its document loaded once), through its own steps and through these.
+        // One validator (its document loaded once), through its own steps and through these; its
+        // request validator, built by the first, is then called directly by the second.
         const steps = validatorMiddlewares(spec, mlflow);
         const own = steps.filter((step) => step.name !== "securityMiddleware");
         const expected = await answersOf(own, twice);

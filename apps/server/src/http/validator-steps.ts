@@ -21,7 +21,11 @@ import { cacheValidatorRouteCompilation } from "./route-match-cache.js";
  *   take the validator's own walk every time, so the memo holds at most the documented paths (and
  *   their few spellings: letter case, a trailing slash); it is bounded anyway.
  *
- * Every other step (request validation, its errors) is the validator's own, untouched.
+ * - `requestMiddleware` waits for the loaded document (a promise turn), builds the request validator
+ *   the first time, and then calls it, turning what it throws into `next(err)`. Once built, it is
+ *   called directly, its throws turned into `next(err)` the same way.
+ *
+ * The request validation itself (its checks, its errors) is the validator's own, untouched.
  */
 
 /** What the validator puts on `req.openapi`. */
@@ -83,10 +87,55 @@ function rememberedMetadata(step: RequestHandler): RequestHandler {
   };
 }
 
+/** The request validator a `requestMiddleware` step built (see captureRequestValidation), once it has. */
+interface BuiltValidation {
+  direct?: RequestHandler;
+}
+
+const requestValidations = new WeakMap<RequestHandler, BuiltValidation>();
+
+/** What validatorMiddlewares reaches of express-openapi-validator's instance behind its middlewares. */
+interface ValidatorInstance {
+  requestValidationMiddleware?: (apiDoc: unknown) => RequestHandler;
+}
+
+/**
+ * Remembers the request validator that `steps`' request step builds on its first request:
+ * `OpenApiValidator.middleware` leaves its instance on itself (`_oav`), whose
+ * `requestValidationMiddleware(apiDoc)` builds it. When either is missing (another version), the
+ * step stays as it is.
+ */
+function captureRequestValidation(steps: readonly RequestHandler[]): void {
+  const instance = (OpenApiValidator.middleware as unknown as { _oav?: ValidatorInstance })._oav;
+  const step = steps.find((s) => s.name === "requestMiddleware");
+  const build = instance?.requestValidationMiddleware;
+  if (!instance || !step || typeof build !== "function") return;
+  const built: BuiltValidation = {};
+  instance.requestValidationMiddleware = function (this: unknown, apiDoc: unknown): RequestHandler {
+    const validation = build.call(this, apiDoc);
+    built.direct = validation;
+    return validation;
+  };
+  requestValidations.set(step, built);
+}
+
+/** `requestMiddleware`, calling the request validator directly once the step has built it. */
+function directOnceBuilt(step: RequestHandler, built: BuiltValidation): RequestHandler {
+  return (req, res, next) => {
+    const direct = built.direct;
+    if (!direct) return step(req, res, next);
+    try {
+      direct(req, res, next);
+    } catch (err) {
+      next(err);
+    }
+  };
+}
+
 /** express-openapi-validator's middlewares for a document (spec/*.yaml, or its relaxed copy for MLflow's paths). */
 export function validatorMiddlewares(spec: SpecName, mlflow: boolean): RequestHandler[] {
   cacheValidatorRouteCompilation();
-  return OpenApiValidator.middleware({
+  const steps = OpenApiValidator.middleware({
     // express-openapi-validator's types want its own document type; the relaxed copy is that JSON.
     apiSpec: mlflow ? (mlflowDocument(spec) as unknown as string) : specPath(spec),
     // Query strings are coerced to their schema types; JSON bodies are not (an int64 may be a
@@ -98,6 +147,8 @@ export function validatorMiddlewares(spec: SpecName, mlflow: boolean): RequestHa
     ignoreUndocumented: true,
     validateApiSpec: true,
   }) as RequestHandler[];
+  captureRequestValidation(steps);
+  return steps;
 }
 
 /** The validator of a document, for tracker's paths or MLflow's: its middlewares as validatorSteps leaves them. */
@@ -108,7 +159,7 @@ export function documentValidator(spec: SpecName, mlflow: boolean): RequestHandl
 /**
  * A document's validator middlewares (as `OpenApiValidator.middleware` returns them) without the
  * security step, which only calls `next()` after a promise turn when `validateSecurity` is off (as
- * here), and with the path-parameter and metadata steps' repeated work done once.
+ * here), and with the path-parameter, metadata and request steps' repeated work done once.
  */
 export function validatorSteps(steps: readonly RequestHandler[]): RequestHandler[] {
   return steps
@@ -116,6 +167,8 @@ export function validatorSteps(steps: readonly RequestHandler[]): RequestHandler
     .map((step) => {
       if (step.name === "pathParamsMiddleware") return oncePassed(step);
       if (step.name === "metadataMiddleware") return rememberedMetadata(step);
+      const built = requestValidations.get(step);
+      if (built) return directOnceBuilt(step, built);
       return step;
     });
 }

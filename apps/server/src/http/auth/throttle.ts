@@ -1,4 +1,5 @@
 import type { Response } from "express";
+import { answerCompression } from "../compress.js";
 import type { Knex } from "knex";
 import {
   recordSignInFailure,
@@ -31,14 +32,12 @@ export function signInThrottle(db: Knex, policy = THROTTLE_POLICY): SignInThrott
 /** 429 with Retry-After (whole seconds, rounded up), as MLflow names a rate limit. */
 export function tooManyAttempts(res: Response, retryAfterMs: number): void {
   const seconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
-  res
-    .status(429)
-    .setHeader("Retry-After", String(seconds))
-    .type("application/json")
-    .send(
-      JSON.stringify({
-        error_code: "REQUEST_LIMIT_EXCEEDED",
-        message: `Too many failed sign-in attempts. Try again in ${seconds} s.`,
-      }),
-    );
+  res.status(429).setHeader("Retry-After", String(seconds)).type("application/json");
+  answerCompression(res);
+  res.send(
+    JSON.stringify({
+      error_code: "REQUEST_LIMIT_EXCEEDED",
+      message: `Too many failed sign-in attempts. Try again in ${seconds} s.`,
+    }),
+  );
 }

@@ -4,6 +4,7 @@ import { missingValue } from "../../core/errors.js";
 import type { MetricRecord } from "../../core/model.js";
 import { requireField, toDouble, toInt64 } from "../../core/values.js";
 import type { Response } from "express";
+import { answerCompression } from "../compress.js";
 import { handlerTable } from "../operation-handler.js";
 import { keyValues, optionalInt, runId } from "../input.js";
 import { linkedMetricOut, metricOut } from "../shapes.js";
@@ -149,6 +150,7 @@ async function streamJsonArray<T>(
   const iterator = pages[Symbol.asyncIterator]();
   let next = await iterator.next();
   res.status(200).type("application/json");
+  answerCompression(res);
   let first = true;
   try {
     if (!(await writeChunk(res, `{${JSON.stringify(field)}:[`))) return;

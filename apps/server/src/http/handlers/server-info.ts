@@ -1,5 +1,6 @@
 import { createRequire } from "node:module";
 import { artifactServicePresigns } from "../../core/artifacts.js";
+import { answerCompression } from "../compress.js";
 import { handlerTable } from "../operation-handler.js";
 
 /** tracker's own description of itself (spec/ext.yaml, getServerInfo). */
@@ -16,7 +17,9 @@ export const MLFLOW_VERSION = "3.3.2";
 
 export const serverInfoHandlers = handlerTable({
   getMlflowVersion: async ({ res }) => {
-    res.status(200).type("text/plain").send(MLFLOW_VERSION);
+    res.status(200).type("text/plain");
+    answerCompression(res);
+    res.send(MLFLOW_VERSION);
     return undefined;
   },
   getServerInfo: async ({ services }) => ({
