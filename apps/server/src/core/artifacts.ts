@@ -360,6 +360,10 @@ export async function uploadToDestination(
 ): Promise<void> {
   const p = requireFilePath(rawPath);
   await refuseDeletedRun(services, p);
+  // The client went away while the run was checked (a burst of cut uploads): nothing to store, so
+  // no folder, temporary file or S3 request is made for it.
+  if (body.destroyed && !body.readableEnded)
+    throw invalidParameter("The upload ended before its end; nothing was stored");
   await artifactStores(services.config).destination.write(p, body, {
     ...options,
     maxBytes: services.config.maxArtifactSize,
