@@ -8,7 +8,7 @@ import type { Page } from "./model.js";
 import { checkRunActive, getRun } from "./runs.js";
 import { getModelVersion } from "./registry/model-versions.js";
 import { decodeCursorToken, encodeCursorToken } from "../search/page-token.js";
-import { findRunRow } from "../store/runs.js";
+import { currentLifecycleStage } from "./run-lifecycle-reads.js";
 import {
   baseName,
   checkArtifactPath,
@@ -341,14 +341,15 @@ const RUN_ID = /^[0-9a-f]{32}$/;
 /**
  * Refuses a write below a deleted run: `<experiment_id>/<run_id>/artifacts/...` names the run
  * whose artifact URI it is (as tracker and MLflow lay proxied runs out). Asked of the database on
- * every upload (one primary-key read): a per-process memo of runs seen active answered stale data
- * when another server process (or a worker) deleted the run meanwhile.
+ * every upload (concurrent uploads share one read, run-lifecycle-reads.ts): a per-process memo of
+ * runs seen active answered stale data when another server process (or a worker) deleted the run
+ * meanwhile.
  */
 async function refuseDeletedRun(services: Services, p: ArtifactPath): Promise<void> {
   const [, runId] = p.split("/");
   if (!runId || !RUN_ID.test(runId)) return;
-  const row = await findRunRow(services.knex, runId);
-  if (row) checkRunActive(runId, row.lifecycle_stage);
+  const stage = await currentLifecycleStage(services.knex, runId);
+  if (stage !== undefined) checkRunActive(runId, stage);
 }
 
 export async function uploadToDestination(
@@ -359,6 +360,10 @@ export async function uploadToDestination(
 ): Promise<void> {
   const p = requireFilePath(rawPath);
   await refuseDeletedRun(services, p);
+  // The client went away while the run was checked (a burst of cut uploads): nothing to store, so
+  // no folder, temporary file or S3 request is made for it.
+  if (body.destroyed && !body.readableEnded)
+    throw invalidParameter("The upload ended before its end; nothing was stored");
   await artifactStores(services.config).destination.write(p, body, {
     ...options,
     maxBytes: services.config.maxArtifactSize,

@@ -11,6 +11,21 @@ export async function findRunRow(db: Knex, runId: string, forUpdate = false): Pr
   return forUpdate ? query.forShare() : query;
 }
 
+/**
+ * The lifecycle stage of each run of `ids` that exists, by run id: one statement for any number of
+ * runs (the ids are one array parameter), so that concurrent checks can share it (run-lifecycle.ts).
+ */
+export async function runLifecycleStages(db: Knex, ids: readonly string[]): Promise<Map<string, string>> {
+  const result = await runStatement(
+    db,
+    "SELECT run_uuid, lifecycle_stage FROM runs WHERE run_uuid = ANY(CAST(? AS bpchar[]))",
+    [ids],
+    "tracker_run_lifecycle_stages",
+  );
+  const rows = result.rows as Array<{ run_uuid: string; lifecycle_stage: string }>;
+  return new Map(rows.map((r) => [r.run_uuid, r.lifecycle_stage]));
+}
+
 export async function updateRunRow(db: Knex, runId: string, changes: Record<string, unknown>): Promise<void> {
   await db("runs").where({ run_uuid: runId }).update(changes);
 }
