@@ -11,11 +11,7 @@ import { nowMs } from "./clock.js";
 import { storedTagFilter, swapRequestTagKey, swapRequestTags } from "./request-tags.js";
 import { isUniqueViolation } from "../store/unique-violation.js";
 import * as store from "../store/experiments.js";
-import {
-  MAX_EXPERIMENT_SEARCH_RESULTS,
-  parseExperimentFilter,
-  searchExperimentRows,
-} from "../search/index.js";
+import { MAX_EXPERIMENT_SEARCH_RESULTS, parseExperimentFilter, searchExperimentRows } from "../search/index.js";
 
 /** Experiments: create, read, search, rename, tag, delete and restore (revision-agnostic). */
 
