@@ -263,31 +263,18 @@ export async function runBench(options: BenchOptions): Promise<BenchResult> {
       servers.pop();
     }
 
-    // Horizontal scale: the same HTTP load on 1 and N worker processes over one database.
-    const scale: ScaleResult[] = chosen
-      .filter((s) => s.scale)
-      .map((s) => {
-        const r = results.find((x) => x.scenario.name === s.name)!;
-        return {
-          name: s.name,
-          connections: s.connections,
-          byWorkers: [{ workers: 1, summary: r.tracker, rss: r.rss, cpu: r.cpu, loadAverage: r.loadAverage }],
-        };
-      });
-    for (const workers of load.workerCounts.filter((w) => w > 1)) {
-      server = await startServer(cluster.url, workers);
-      servers.push(server);
-      log(`\ntracker server (${workers} workers) at ${server.url}`);
-      for (const s of chosen.filter((x) => x.scale)) {
-        const { summary, cpu, rss, loadAverage } = await measureHttp(server, cluster.postmasterPid, s, load, 2_000_000);
-        log(
-          `  ${s.name}: ${fmtSummary(summary)} (load average ${loadAverage.toFixed(2)}); ${fmtCpu(cpu)}; ${fmtMicros(cpu, summary)}`,
-        );
-        scale.find((x) => x.name === s.name)!.byWorkers.push({ workers, summary, rss, cpu, loadAverage });
-      }
-      await server.stop();
-      servers.pop();
-    }
+    // Horizontal scale: the same HTTP load on 1 and N worker processes over one database, every worker
+    // count measured in this phase, one after the other per scenario (their order alternating), so
+    // that the machine's load is alike for all (issue 33: the 1-worker figure used to be the pass
+    // above, minutes earlier).
+    const scale = await measureScale(
+      chosen.filter((s) => s.scale),
+      [...new Set([1, ...load.workerCounts])].sort((a, b) => a - b),
+      cluster,
+      load,
+      servers,
+      log,
+    );
 
     const embedded = load.embedded ? await runEmbeddedPass(sizes, load, pick, log) : undefined;
 
@@ -343,6 +330,57 @@ export async function runBench(options: BenchOptions): Promise<BenchResult> {
 }
 
 /**
+ * The horizontal-scale section: a server per worker count, all started first, then per scenario each
+ * worker count in turn (the order reversed every other scenario). The warm-up lasts the bench's
+ * warm-up times the worker count: node:cluster shares the connections out, and each worker compiles
+ * its own code (V8's optimising compiler runs on the process's threads, so its CPU counts as the
+ * server's), so every worker gets as many warm-up requests as a single worker does.
+ */
+async function measureScale(
+  chosen: Scenario[],
+  workerCounts: number[],
+  cluster: Cluster,
+  load: Load,
+  servers: Array<{ stop(): Promise<void> }>,
+  log: (line: string) => void,
+): Promise<ScaleResult[]> {
+  if (chosen.length === 0 || workerCounts.length < 2) return [];
+  const byCount = new Map<number, ServerProcess>();
+  try {
+    for (const workers of workerCounts) {
+      const server = await startServer(cluster.url, workers);
+      servers.push(server);
+      byCount.set(workers, server);
+    }
+    log(`
+horizontal scale: ${workerCounts.join(", ")} worker(s), measured in turn per scenario`);
+    const results: ScaleResult[] = [];
+    for (const [i, s] of chosen.entries()) {
+      const entry: ScaleResult = { name: s.name, connections: s.connections, byWorkers: [] };
+      for (const workers of i % 2 === 0 ? workerCounts : [...workerCounts].reverse()) {
+        // Requests of their own (writes carry distinct data): 10,000,000 apart per worker count.
+        const m = await measureHttp(byCount.get(workers)!, cluster.postmasterPid, s, load, 10_000_000 * workers, {
+          warmupSeconds: load.warmupSeconds * workers,
+        });
+        const primary = m.cpu.primary === undefined ? "" : ` (primary ${m.cpu.primary.toFixed(1)}%)`;
+        log(
+          `  ${s.name}, ${workers} worker(s): ${fmtSummary(m.summary)} (load average ${m.loadAverage.toFixed(2)}); ${fmtCpu(m.cpu)}${primary}; ${fmtMicros(m.cpu, m.summary)}`,
+        );
+        entry.byWorkers.push({ workers, ...m });
+      }
+      entry.byWorkers.sort((a, b) => a.workers - b.workers);
+      results.push(entry);
+    }
+    return results;
+  } finally {
+    for (const server of byCount.values()) {
+      await server.stop();
+      servers.splice(servers.indexOf(server), 1);
+    }
+  }
+}
+
+/**
  * One scenario over HTTP alone: a warm-up from request `offset`, then the measured run from
  * `offset + 1_000_000`, with the CPU of the server and PostgreSQL and the server's RSS.
  */
@@ -352,8 +390,9 @@ async function measureHttp(
   s: Scenario,
   load: Load,
   offset: number,
+  { warmupSeconds = load.warmupSeconds }: { warmupSeconds?: number } = {},
 ): Promise<{ summary: Summary; cpu: CpuReport; rss: RssReport; loadAverage: number }> {
-  await httpLoad(server.url, s.connections, load.warmupSeconds, (n) => s.request(n + offset));
+  await httpLoad(server.url, s.connections, warmupSeconds, (n) => s.request(n + offset));
   const loadAverage = os.loadavg()[0];
   const sampler = sampleRss(server.pids());
   const cpuMeter = measureCpu(server.pids, postmasterPid);

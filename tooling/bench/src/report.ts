@@ -314,7 +314,9 @@ export function markdownReport(result: BenchResult, command: string): string {
     const { header, rows } = scaleRows(result);
     lines.push("## Horizontal scale", "");
     lines.push(
-      "`tracker server --workers N` (node:cluster) on the same database, the same HTTP load as above. The server,",
+      "`tracker server --workers N` (node:cluster) on the same database, the same HTTP load as above; every worker count",
+      "is measured in this section, in turn per scenario, each worker warmed up as long as a single one (see",
+      "docs/benchmarks/workers-cpu-issue-33.md). The server,",
       "PostgreSQL and the load generator share the machine's cores: a second worker can only help while the CPU columns",
       `add up to less than ${result.machine.cpus * 100}%.`,
       "",

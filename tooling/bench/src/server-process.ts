@@ -159,6 +159,8 @@ export interface CpuReport {
   server: number;
   postgres: number;
   bench: number;
+  /** Of `server`, the first server pid's (the node:cluster primary's, when there are workers). */
+  primary?: number;
 }
 
 /** CPU time of the server, PostgreSQL and the bench itself over an interval. */
@@ -175,8 +177,10 @@ export function measureCpu(serverPids: () => number[], postmasterPid: number): {
       const seconds = (performance.now() - started) / 1000;
       const own = process.cpuUsage(ownBefore);
       const percent = (cpu: number) => (100 * cpu) / seconds;
+      const server = serverPids();
       return {
-        server: percent(used(serverPids())),
+        primary: server.length > 1 ? percent(used(server.slice(0, 1))) : undefined,
+        server: percent(used(server)),
         postgres: percent(used(postgresPids())),
         bench: percent((own.user + own.system) / 1e6),
       };

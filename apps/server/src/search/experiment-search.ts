@@ -136,26 +136,39 @@ export function experimentSortColumns(terms: readonly OrderTerm[]): SortColumn[]
 
 /** Searches experiments; returns the ids of one page, in order, and the token of the next page. */
 export async function searchExperiments(knex: Knex, options: ExperimentSearchOptions): Promise<ExperimentSearchResult> {
+  const { rows, nextPageToken } = await searchExperimentRows(knex, options, "experiments.experiment_id");
+  return { experimentIds: rows.map((row) => Number(row.experiment_id)), ...(nextPageToken ? { nextPageToken } : {}) };
+}
+
+/**
+ * The same search, the rows of one page with `columns` (an SQL select list over the table
+ * `experiments`; e.g. the whole row and its tags, so that one statement reads the page).
+ */
+export async function searchExperimentRows(
+  knex: Knex,
+  options: ExperimentSearchOptions,
+  columns: string,
+): Promise<{ rows: Array<Record<string, unknown>>; nextPageToken?: string }> {
   checkMaxResults(options.maxResults, MAX_EXPERIMENT_SEARCH_RESULTS);
   checkViewType(options.viewType);
   const ast = options.filter;
   const terms = parseExperimentOrderBy(options.orderBy);
   const filter = ast ? compileExperimentFilter(ast) : undefined;
-  const columns = experimentSortColumns(terms);
+  const sortColumns = experimentSortColumns(terms);
   const fingerprint = queryFingerprint("experiments", {
     filter: ast ?? null,
     orderBy: terms,
     viewType: options.viewType,
   });
-  const cursor = options.pageToken ? decodePageToken(options.pageToken, fingerprint, columns) : undefined;
+  const cursor = options.pageToken ? decodePageToken(options.pageToken, fingerprint, sortColumns) : undefined;
 
-  const query = knex.queryBuilder().from("experiments").select("experiments.experiment_id");
+  const query = knex.queryBuilder().from("experiments").select(knex.raw(columns));
   const stage = lifecycleStageOf(options.viewType);
   if (stage) query.where("experiments.lifecycle_stage", stage);
   if (filter) query.whereRaw(filter.sql, filter.bindings);
-  withKeysetPage(knex, query, { selected: columns, cursor, limit: options.maxResults + 1 });
+  withKeysetPage(knex, query, { selected: sortColumns, cursor, limit: options.maxResults + 1 });
 
   const rows = (await query) as Array<Record<string, unknown>>;
-  const { page, ...next } = keysetPage(rows, options.maxResults, fingerprint, columns);
-  return { experimentIds: page.map((row) => Number(row.experiment_id)), ...next };
+  const { page, nextPageToken } = keysetPage(rows, options.maxResults, fingerprint, sortColumns);
+  return { rows: page, ...(nextPageToken ? { nextPageToken } : {}) };
 }

@@ -8,6 +8,7 @@
  *   andedExpressionsToFilter(json)  -> FilterAst | undefined
  *   searchRuns(knex, options)       -> { runIds, nextPageToken? }
  *   searchExperiments(knex, options)-> { experimentIds, nextPageToken? }
+ *   searchExperimentRows(knex, options, columns) -> { rows, nextPageToken? }
  *   searchRegisteredModelRows / searchModelVersionRows(knex, options) -> { rows, nextPageToken? }
  */
 export type * from "./ast.js";
@@ -46,6 +47,7 @@ export {
   DEFAULT_EXPERIMENT_ORDER,
   experimentSortColumns,
   MAX_EXPERIMENT_SEARCH_RESULTS,
+  searchExperimentRows,
   searchExperiments,
   type ExperimentSearchOptions,
   type ExperimentSearchResult,

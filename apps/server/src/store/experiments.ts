@@ -95,6 +95,25 @@ export async function deleteExperimentTag(
 }
 
 /**
+ * The select list of an experiment row over the table `experiments` with its tags as a JSON array
+ * of [key, value] ordered by key: for loadExperiments and for experiments/search, which reads a
+ * page's rows in its own statement (core/experiments.ts).
+ */
+export const EXPERIMENT_WITH_TAGS = `experiments.*,
+       (SELECT COALESCE(json_agg(json_build_array(t.key, t.value) ORDER BY t.key), '[]') FROM experiment_tags t WHERE t.experiment_id = experiments.experiment_id) AS tags`;
+
+type ExperimentWithTagsRow = ExperimentRow & { tags: Array<[string, string]> };
+
+/** An experiment from a row selected with EXPERIMENT_WITH_TAGS. */
+export const experimentWithTags = (row: object): ExperimentRecord => {
+  const r = row as ExperimentWithTagsRow;
+  return toExperiment(
+    r,
+    r.tags.map(([key, value]) => ({ key, value })),
+  );
+};
+
+/**
  * Loads experiments with their tags, in the order of `ids`, in one statement: each experiment row
  * carries its tags as a JSON array ordered by key.
  */
@@ -102,24 +121,15 @@ export async function loadExperiments(db: Knex, ids: number[]): Promise<Experime
   if (ids.length === 0) return [];
   const result = await runStatement(
     db,
-    `SELECT e.*,
-       (SELECT COALESCE(json_agg(json_build_array(t.key, t.value) ORDER BY t.key), '[]') FROM experiment_tags t WHERE t.experiment_id = e.experiment_id) AS tags
-     FROM experiments e WHERE e.experiment_id = ANY(CAST(? AS bigint[]))`,
+    `SELECT ${EXPERIMENT_WITH_TAGS} FROM experiments WHERE experiments.experiment_id = ANY(CAST(? AS bigint[]))`,
     [ids],
     "tracker_load_experiments",
   );
-  const rows = result.rows as Array<ExperimentRow & { tags: Array<[string, string]> }>;
+  const rows = result.rows as ExperimentWithTagsRow[];
   const byId = new Map(rows.map((r) => [Number(r.experiment_id), r]));
   return ids.flatMap((id) => {
     const row = byId.get(id);
-    return row
-      ? [
-          toExperiment(
-            row,
-            row.tags.map(([key, value]) => ({ key, value })),
-          ),
-        ]
-      : [];
+    return row ? [experimentWithTags(row)] : [];
   });
 }
 
