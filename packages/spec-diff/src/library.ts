@@ -9,12 +9,15 @@
  *   reversed lazily and once per rules object, where the library deep-copies the whole rules tree
  *   again at every schema node it visits; on a response of a few hundred nodes that copying was
  *   most of the comparison.
+ * - Subtrees that are equal on both sides (their `$ref`s followed) are not walked: on a review of
+ *   one changed field, walking them was nearly all of the library's work.
  * - Content types are paired exactly before wildcards (./media-types.ts), so that an unchanged
  *   `*` + `/` + `*` beside other types is not reported as removed and added.
  */
 import {
   allBreaking,
   apiCompare,
+  type CompareResolver,
   type CompareRules,
   compareOpenApi,
   type Diff,
@@ -24,7 +27,8 @@ import {
   openapi3Rules,
   reverseClassifyRuleTransformer,
 } from "api-smart-diff";
-import type { OpenApiDocument } from "./json.js";
+import { equality } from "./equality.js";
+import type { JsonValue, OpenApiDocument } from "./json.js";
 import { mapMediaTypes } from "./media-types.js";
 
 type RuleFactory = (...args: unknown[]) => unknown;
@@ -34,25 +38,53 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 }
 
 /**
+ * A lazy transformation of a rules tree: `transform` applied to every rules object met in a
+ * comparison (the objects below keys `/...`, and the results of rule functions), once per object.
+ */
+function transformRules(
+  transform: (rules: Record<string, unknown>) => Record<string, unknown>,
+): (rules: unknown) => unknown {
+  const memo = new WeakMap<object, unknown>();
+  const apply = (rules: unknown): unknown => {
+    if (typeof rules === "function") return (...args: unknown[]) => apply((rules as RuleFactory)(...args));
+    if (!isRecord(rules)) return rules;
+    const known = memo.get(rules);
+    if (known !== undefined) return known;
+    const node = transform(rules);
+    const out: Record<string, unknown> = {};
+    memo.set(rules, out);
+    for (const [key, value] of Object.entries(node)) {
+      out[key] = key.startsWith("/") && (typeof value === "function" || isRecord(value)) ? apply(value) : value;
+    }
+    return out;
+  };
+  return apply;
+}
+
+/**
  * The rules with every classification reversed, as the library's `transformComapreRules(rules,
  * reverseClassifyRuleTransformer)` gives them, computed once per rules object.
  */
 function reverser(): (rules: unknown) => unknown {
-  const memo = new WeakMap<object, unknown>();
-  const reverse = (rules: unknown): unknown => {
-    if (typeof rules === "function") return (...args: unknown[]) => reverse((rules as RuleFactory)(...args));
-    if (!isRecord(rules)) return rules;
-    const known = memo.get(rules);
-    if (known !== undefined) return known;
-    const node = reverseClassifyRuleTransformer(rules as CompareRules) as Record<string, unknown>;
-    const out: Record<string, unknown> = {};
-    memo.set(rules, out);
-    for (const [key, value] of Object.entries(node)) {
-      out[key] = key.startsWith("/") && (typeof value === "function" || isRecord(value)) ? reverse(value) : value;
-    }
-    return out;
-  };
-  return reverse;
+  return transformRules((rules) => reverseClassifyRuleTransformer(rules as CompareRules) as Record<string, unknown>);
+}
+
+/**
+ * The rules with a first step at every node: two values that are equal (./equality.ts, their
+ * `$ref`s followed in the two documents) hold no difference, and are not walked. The library
+ * would walk them node by node, which on a review of one changed field is nearly all of its work.
+ * A node whose rules compare it themselves keeps that comparison when the values differ.
+ */
+function skippingEqual(before: OpenApiDocument, after: OpenApiDocument): (rules: unknown) => unknown {
+  const equal = equality(before, after, { unresolved: "differ" });
+  return transformRules((rules) => {
+    const own = rules.compare as CompareResolver | undefined;
+    const compare: CompareResolver = (context) =>
+      equal(context.before.value as JsonValue, context.after.value as JsonValue)
+        ? { diffs: [], merged: context.after.value }
+        : own?.(context);
+    return { ...rules, compare };
+  });
 }
 
 function child(rules: unknown, ...keys: string[]): Record<string, unknown> {
@@ -65,7 +97,7 @@ function child(rules: unknown, ...keys: string[]): Record<string, unknown> {
 }
 
 /** The library's OpenAPI 3 rules with the changes above. */
-function openApiRules(): CompareRules {
+function openApiRules(before: OpenApiDocument, after: OpenApiDocument): CompareRules {
   const rules = openapi3Rules() as Record<string, unknown>;
   // The media type rules, shared by request bodies and responses: their schema rules depend on the path.
   // A request schema keeps the library's own rules (and their cache, shared with the parameters).
@@ -78,11 +110,11 @@ function openApiRules(): CompareRules {
   const responseSchema = reverser()(openApiSchemaRules()) as CompareRules;
   mediaType["/schema"] = (context: { path: Array<string | number> }): unknown =>
     isResponseSchema(context.path) ? { ...responseSchema, $: allBreaking } : (own as RuleFactory)(context);
-  return { ...rules, "/components": { skip: true } } as CompareRules;
+  return skippingEqual(before, after)({ ...rules, "/components": { skip: true } }) as CompareRules;
 }
 
 /** api-smart-diff's diffs of two documents (OpenAPI 3 with the rules above, anything else as it comes). */
 export function libraryDiffs(before: OpenApiDocument, after: OpenApiDocument): Diff[] {
   if (discoverCompareEngine(before) !== compareOpenApi) return apiCompare(before, after).diffs;
-  return compareOpenApi(before, after, { rules: openApiRules(), annotateHook: () => "" }).diffs;
+  return compareOpenApi(before, after, { rules: openApiRules(before, after), annotateHook: () => "" }).diffs;
 }
