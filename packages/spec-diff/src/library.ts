@@ -19,6 +19,7 @@ import {
   apiCompare,
   type CompareResolver,
   type CompareRules,
+  type CompareTransformResolver,
   compareOpenApi,
   type Diff,
   discoverCompareEngine,
@@ -71,19 +72,26 @@ function reverser(): (rules: unknown) => unknown {
 
 /**
  * The rules with a first step at every node: two values that are equal (./equality.ts, their
- * `$ref`s followed in the two documents) hold no difference, and are not walked. The library
- * would walk them node by node, which on a review of one changed field is nearly all of its work.
- * A node whose rules compare it themselves keeps that comparison when the values differ.
+ * `$ref`s followed in the two documents) hold no difference, and are neither transformed nor
+ * walked. The library would transform them (its schema rules merge `allOf` at every schema node it
+ * visits, the whole subtree each time) and walk them node by node, which on a review of one changed
+ * field is nearly all of its work. A node whose values differ keeps the rules' own transforms and
+ * comparison. The library's transforms treat the two sides alike, so equal values stay equal.
  */
 function skippingEqual(before: OpenApiDocument, after: OpenApiDocument): (rules: unknown) => unknown {
   const equal = equality(before, after, { unresolved: "differ" });
+  const same = (x: unknown, y: unknown) => equal(x as JsonValue, y as JsonValue);
   return transformRules((rules) => {
-    const own = rules.compare as CompareResolver | undefined;
+    const ownCompare = rules.compare as CompareResolver | undefined;
     const compare: CompareResolver = (context) =>
-      equal(context.before.value as JsonValue, context.after.value as JsonValue)
+      same(context.before.value, context.after.value)
         ? { diffs: [], merged: context.after.value }
-        : own?.(context);
-    return { ...rules, compare };
+        : ownCompare?.(context);
+    const ownTransforms = rules.transform as CompareTransformResolver[] | undefined;
+    if (!ownTransforms) return { ...rules, compare };
+    const transform: CompareTransformResolver = (x, y) =>
+      same(x, y) ? [x, y] : ownTransforms.reduce<[unknown, unknown]>((values, step) => step(...values), [x, y]);
+    return { ...rules, compare, transform: [transform] };
   });
 }
 
