@@ -89,8 +89,12 @@ function skippingEqual(before: OpenApiDocument, after: OpenApiDocument): (rules:
         : ownCompare?.(context);
     const ownTransforms = rules.transform as CompareTransformResolver[] | undefined;
     if (!ownTransforms) return { ...rules, compare };
-    const transform: CompareTransformResolver = (x, y) =>
-      same(x, y) ? [x, y] : ownTransforms.reduce<[unknown, unknown]>((values, step) => step(...values), [x, y]);
+    const transform: CompareTransformResolver = (x, y) => {
+      if (same(x, y)) return [x, y];
+      let values: [unknown, unknown] = [x, y];
+      for (const step of ownTransforms) values = step(values[0], values[1]);
+      return values;
+    };
     return { ...rules, compare, transform: [transform] };
   });
 }
