@@ -1,5 +1,5 @@
 // After tsc: bundles the command (src/cli.ts and everything it imports, dependencies included) into
-// the one CommonJS file dist/spec-diff.cjs, which dist/bin.js starts (src/launch.ts): starting the
+// the one CommonJS file dist/spec-diff.cjs, which dist/bin.cjs starts (src/launch.ts): starting the
 // command then reads one module instead of about a hundred (its own, commander, js-yaml,
 // api-smart-diff, allof-merge). Then runs the command on the package's fixtures, in every format,
 // and writes V8's code cache of the bundle (dist/spec-diff.cjs.cache) with the functions it compiled.
@@ -48,6 +48,20 @@ await build({
   // bundle runs as a vm.Script (src/launch.ts), which has no loader for import().
   supported: { "dynamic-import": false },
   plugins: [lazyChildProcessForCommander],
+});
+
+// The bin itself as CommonJS (src/bin.ts with src/launch.ts): an ES module entry would have Node
+// load its ES module loader first, some twenty modules of its own. dist/bin.js (the same source as
+// an ES module) stays, for those who run `node dist/bin.js`.
+await build({
+  entryPoints: [path.join(pkg, "src", "bin.ts")],
+  outfile: path.join(dist, "bin.cjs"),
+  bundle: true,
+  platform: "node",
+  format: "cjs",
+  target: "node20",
+  logLevel: "warning",
+  define: { "import.meta.url": "__filename", "import.meta.dirname": "__dirname" },
 });
 
 // The same V8 flags as the bin: V8 accepts a code cache only under the flags it was made with.

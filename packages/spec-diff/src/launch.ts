@@ -1,5 +1,5 @@
 /**
- * Starting the `spec-diff` command (dist/bin.js) in as little time as a run of well under a second
+ * Starting the `spec-diff` command (dist/bin.cjs) in as little time as a run of well under a second
  * allows. Measured on a one-field edit of a 3,000-line spec, a run spent most of its CPU time on
  * three things that these steps cut (docs/benchmarks.md, spec-diff section):
  *
@@ -17,6 +17,10 @@
  *   and flags, but of the source only its length, so the file starts with the CRC-32 of the
  *   bundle it belongs to (zlib's, native: loading node:crypto for a SHA-256 cost more than the
  *   check is worth). Without a cache that fits, the bundle is compiled as any module is.
+ * - **Node's ES module loader.** The bin is dist/bin.cjs, a CommonJS file (src/bin.ts and this
+ *   module, bundled by scripts/bundle-bin.mjs): an ES module entry (dist/bin.js, kept so that
+ *   `node dist/bin.js` still works) makes Node load and run its ES module loader, some twenty
+ *   modules of its own, before the first line of the command.
  * - **Node's own modules** are loaded through `require`: an ES `import` of a built-in module makes
  *   its ES facade read every export, and node:fs's lazy ones (`promises`, the streams) then load
  *   some twenty more modules that a run does not use.
@@ -25,6 +29,8 @@ import { createRequire } from "node:module";
 import type { Script } from "node:vm";
 import type * as Cli from "./cli.js";
 
+// dist/bin.cjs, the published bin, is this module bundled as CommonJS (scripts/bundle-bin.mjs):
+// there `import.meta.url` is replaced by the bundle's `__filename`, which createRequire takes too.
 const require = createRequire(import.meta.url);
 const fs = require("node:fs") as typeof import("node:fs");
 const path = require("node:path") as typeof import("node:path");
