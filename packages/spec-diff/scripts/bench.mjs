@@ -6,7 +6,7 @@
 //
 // Start-up plus diff, measured as a user runs it, in one run and interleaved so that both ways
 // see the same machine load: the old way (the TypeScript source through tsx, as `pnpm spec:diff`
-// ran it before) and the compiled bin (`node dist/bin.js`, what the root script and the published
+// ran it before) and the compiled bin (`node dist/bin.cjs`, what the root script and the published
 // command run), plus the root script through pnpm. Two cases: revision B -> revision C (the
 // issue's `pnpm spec:diff b c`) and two 3,000-line specs (rev-c.yaml and a copy with one field
 // changed). Writes its own section of docs/benchmarks.md (between the spec-diff markers).
@@ -51,7 +51,7 @@ if (!Number.isInteger(runs) || runs < 1) {
   process.exit(2);
 }
 
-if (!fs.existsSync(path.join(pkg, "dist", "bin.js")))
+if (!fs.existsSync(path.join(pkg, "dist", "bin.cjs")))
   execFileSync("pnpm", ["run", "build"], { cwd: pkg, stdio: "inherit" });
 
 // Two 3,000-line specs: rev-c.yaml and a copy with the type of one response field changed.
@@ -98,9 +98,9 @@ const ways = [
     cwd: pkg,
   },
   {
-    name: "new: `node dist/bin.js` (the published bin)",
+    name: "new: `node dist/bin.cjs` (the published bin)",
     command: process.execPath,
-    prefix: ["dist/bin.js", "--spec-dir", specDir],
+    prefix: ["dist/bin.cjs", "--spec-dir", specDir],
     cwd: pkg,
   },
   ...(baseline

@@ -1,5 +1,5 @@
 // After tsc: bundles the command (src/cli.ts and everything it imports, dependencies included) into
-// the one CommonJS file dist/spec-diff.cjs, which dist/bin.js starts (src/launch.ts): starting the
+// the one CommonJS file dist/spec-diff.cjs, which dist/bin.cjs starts (src/launch.ts): starting the
 // command then reads one module instead of about a hundred (its own, commander, js-yaml,
 // api-smart-diff, allof-merge). Then runs the command on the package's fixtures, in every format,
 // and writes V8's code cache of the bundle (dist/spec-diff.cjs.cache) with the functions it compiled.
@@ -15,6 +15,25 @@ const { BUNDLE_FILE, CODE_CACHE_FILE, loadCommand, preferShortRun, writeCodeCach
   pathToFileURL(path.join(dist, "launch.js")).href
 );
 
+// commander requires node:child_process when it loads, for subcommands that are programs of their
+// own, which spec-diff has none of. Loading it (with the network modules it pulls in) costs start-up
+// time, so commander gets it through a stand-in that requires it on first use.
+const lazyChildProcessForCommander = {
+  name: "lazy-child-process-for-commander",
+  setup(plugin) {
+    plugin.onResolve({ filter: /^(node:)?child_process$/ }, (args) =>
+      /[\\/]commander[\\/]/.test(args.importer)
+        ? { path: "child_process", namespace: "lazy-child-process" }
+        : undefined,
+    );
+    plugin.onLoad({ filter: /.*/, namespace: "lazy-child-process" }, () => ({
+      contents:
+        'let loaded;\nmodule.exports = new Proxy({}, { get: (_, key) => (loaded ??= require("node:child_process"))[key] });\n',
+      loader: "js",
+    }));
+  },
+};
+
 // A cache of an earlier bundle is never used (its digest differs), but is not left behind either.
 fs.rmSync(path.join(dist, CODE_CACHE_FILE), { force: true });
 await build({
@@ -25,6 +44,24 @@ await build({
   format: "cjs",
   target: "node20",
   logLevel: "warning",
+  // A dynamic import() of a built-in module (src/git.ts) becomes a require() when it is reached: the
+  // bundle runs as a vm.Script (src/launch.ts), which has no loader for import().
+  supported: { "dynamic-import": false },
+  plugins: [lazyChildProcessForCommander],
+});
+
+// The bin itself as CommonJS (src/bin.ts with src/launch.ts): an ES module entry would have Node
+// load its ES module loader first, some twenty modules of its own. dist/bin.js (the same source as
+// an ES module) stays, for those who run `node dist/bin.js`.
+await build({
+  entryPoints: [path.join(pkg, "src", "bin.ts")],
+  outfile: path.join(dist, "bin.cjs"),
+  bundle: true,
+  platform: "node",
+  format: "cjs",
+  target: "node20",
+  logLevel: "warning",
+  define: { "import.meta.url": "__filename", "import.meta.dirname": "__dirname" },
 });
 
 // The same V8 flags as the bin: V8 accepts a code cache only under the flags it was made with.

@@ -21,7 +21,7 @@ if [ -z "$base" ]; then
   exit 0
 fi
 
-bin=packages/spec-diff/dist/bin.js
+bin=packages/spec-diff/dist/bin.cjs
 if [ ! -f "$bin" ] || [ -n "$(find packages/spec-diff/src -name '*.ts' -newer "$bin" -print -quit 2>/dev/null)" ]; then
   pnpm --silent --filter @tracker-ml/spec-diff build
 fi

@@ -1,15 +1,12 @@
-import { execFile } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { promisify } from "node:util";
 import { bundleSources } from "./bundle.js";
 import { type DiffOptions, diffDocuments } from "./diff.js";
+import { git } from "./git.js";
 import { isObject, type JsonValue } from "./json.js";
 import { displayPath, fileReader, gitReader, gitRepository, type LoadOptions, loadSpec } from "./load.js";
 import { loadSources, type SourceSet, sameSources } from "./sources.js";
 import type { Report } from "./types.js";
-
-const execFileAsync = promisify(execFile);
 
 export interface CompareOptions extends Omit<DiffOptions, "from" | "to" | "sources">, Partial<LoadOptions> {}
 
@@ -49,11 +46,6 @@ export interface RefCompareOptions extends CompareOptions {
 
 const SPEC_EXTENSION = /\.(ya?ml|json)$/i;
 const OPENAPI_HEAD = /^openapi\s*:|"openapi"\s*:/m;
-
-async function git(args: string[], cwd: string): Promise<string> {
-  const { stdout } = await execFileAsync("git", args, { cwd, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
-  return stdout;
-}
 
 function hasOperations(value: JsonValue): boolean {
   return isObject(value) && isObject(value.paths) && Object.keys(value.paths).length > 0;

@@ -25,10 +25,10 @@ process.stdout.write(String(loadCommand(${JSON.stringify(dir)}).cacheUsed));`;
   return result.stdout === "true";
 }
 
-/** The JSON report of the bin in `dir` on the fixture. */
-function binReport(dir: string, out: string): string {
+/** The JSON report of the bin in `dir` (the published CommonJS one unless named) on the fixture. */
+function binReport(dir: string, out: string, bin = "bin.cjs"): string {
   const args = [
-    path.join(dir, "bin.js"),
+    path.join(dir, bin),
     "before.yaml",
     "after.yaml",
     "--format",
@@ -70,6 +70,10 @@ describe("starting the bin", () => {
   it("uses the code cache written by the build, and reports what main() reports", () => {
     expect(cacheUsedIn(dist)).toBe(true);
     expect(binReport(dist, path.join(temp, "bin.json"))).toBe(expected);
+  });
+
+  it("runs as well from dist/bin.js, the same bin as an ES module", () => {
+    expect(binReport(dist, path.join(temp, "bin-esm.json"), "bin.js")).toBe(expected);
   });
 
   it("does not use a code cache made from another bundle, even of the same length", () => {

@@ -1,5 +1,5 @@
 /**
- * Starting the `spec-diff` command (dist/bin.js) in as little time as a run of well under a second
+ * Starting the `spec-diff` command (dist/bin.cjs) in as little time as a run of well under a second
  * allows. Measured on a one-field edit of a 3,000-line spec, a run spent most of its CPU time on
  * three things that these steps cut (docs/benchmarks.md, spec-diff section):
  *
@@ -14,22 +14,42 @@
  *   fixtures, so it holds the functions a run needs. Node 20 has no module compile cache
  *   (`module.enableCompileCache` came in Node 22); `vm.Script`'s cached data is the same mechanism.
  * - The cache is used only when it was made from this very bundle: V8 itself checks its own version
- *   and flags, but of the source only its length, so the file starts with the SHA-256 of the
- *   bundle it belongs to. Without a cache that fits, the bundle is compiled as any module is.
+ *   and flags, but of the source only its length, so the file starts with the CRC-32 of the
+ *   bundle it belongs to (zlib's, native: loading node:crypto for a SHA-256 cost more than the
+ *   check is worth). Without a cache that fits, the bundle is compiled as any module is.
+ * - **Node's ES module loader.** The bin is dist/bin.cjs, a CommonJS file (src/bin.ts and this
+ *   module, bundled by scripts/bundle-bin.mjs): an ES module entry (dist/bin.js, kept so that
+ *   `node dist/bin.js` still works) makes Node load and run its ES module loader, some twenty
+ *   modules of its own, before the first line of the command.
+ * - **Node's own modules** are loaded through `require`: an ES `import` of a built-in module makes
+ *   its ES facade read every export, and node:fs's lazy ones (`promises`, the streams) then load
+ *   some twenty more modules that a run does not use.
  */
-import { createHash } from "node:crypto";
-import fs from "node:fs";
 import { createRequire } from "node:module";
-import path from "node:path";
-import { setFlagsFromString } from "node:v8";
-import vm from "node:vm";
+import type { Script } from "node:vm";
 import type * as Cli from "./cli.js";
+
+// dist/bin.cjs, the published bin, is this module bundled as CommonJS (scripts/bundle-bin.mjs):
+// there `import.meta.url` is replaced by the bundle's `__filename`, which createRequire takes too.
+const require = createRequire(import.meta.url);
+const fs = require("node:fs") as typeof import("node:fs");
+const path = require("node:path") as typeof import("node:path");
+const { setFlagsFromString } = require("node:v8") as typeof import("node:v8");
+const vm = require("node:vm") as typeof import("node:vm");
+const { crc32 } = require("node:zlib") as typeof import("node:zlib");
 
 export type CommandModule = typeof Cli;
 
 export const BUNDLE_FILE = "spec-diff.cjs";
 export const CODE_CACHE_FILE = "spec-diff.cjs.cache";
-const DIGEST_BYTES = 32;
+const DIGEST_BYTES = 4;
+
+/** The digest that ties a code cache to its bundle. */
+function digestOf(source: Buffer): Buffer {
+  const digest = Buffer.alloc(DIGEST_BYTES);
+  digest.writeUInt32BE(crc32(source));
+  return digest;
+}
 
 /** V8's flags for a short run: no TurboFan (read when a function gets hot, so it applies from here on). */
 export function preferShortRun(): void {
@@ -39,8 +59,8 @@ export function preferShortRun(): void {
 export interface LoadedCommand {
   command: CommandModule;
   /** The compiled bundle, for `writeCodeCache`. */
-  script: vm.Script;
-  /** SHA-256 of the bundle. */
+  script: Script;
+  /** CRC-32 of the bundle. */
   digest: Buffer;
   /** Whether the code cache was given to V8 and accepted. */
   cacheUsed: boolean;
@@ -63,7 +83,7 @@ function readCodeCache(file: string, digest: Buffer): Buffer | undefined {
 export function loadCommand(dir: string, options: { useCache?: boolean } = {}): LoadedCommand {
   const file = path.join(dir, BUNDLE_FILE);
   const source = fs.readFileSync(file);
-  const digest = createHash("sha256").update(source).digest();
+  const digest = digestOf(source);
   const cachedData = options.useCache === false ? undefined : readCodeCache(path.join(dir, CODE_CACHE_FILE), digest);
   // The wrapper Node puts around a CommonJS module, on the first line, so line numbers stay the file's.
   const wrapped = `(function (exports, require, module, __filename, __dirname) { ${source.toString("utf8")}\n});`;

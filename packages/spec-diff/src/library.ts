@@ -9,13 +9,17 @@
  *   reversed lazily and once per rules object, where the library deep-copies the whole rules tree
  *   again at every schema node it visits; on a response of a few hundred nodes that copying was
  *   most of the comparison.
+ * - Subtrees that are equal on both sides (their `$ref`s followed) are not walked: on a review of
+ *   one changed field, walking them was nearly all of the library's work.
  * - Content types are paired exactly before wildcards (./media-types.ts), so that an unchanged
  *   `*` + `/` + `*` beside other types is not reported as removed and added.
  */
 import {
   allBreaking,
   apiCompare,
+  type CompareResolver,
   type CompareRules,
+  type CompareTransformResolver,
   compareOpenApi,
   type Diff,
   discoverCompareEngine,
@@ -24,7 +28,8 @@ import {
   openapi3Rules,
   reverseClassifyRuleTransformer,
 } from "api-smart-diff";
-import type { OpenApiDocument } from "./json.js";
+import { equality } from "./equality.js";
+import type { JsonValue, OpenApiDocument } from "./json.js";
 import { mapMediaTypes } from "./media-types.js";
 
 type RuleFactory = (...args: unknown[]) => unknown;
@@ -34,25 +39,64 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 }
 
 /**
+ * A lazy transformation of a rules tree: `transform` applied to every rules object met in a
+ * comparison (the objects below keys `/...`, and the results of rule functions), once per object.
+ */
+function transformRules(
+  transform: (rules: Record<string, unknown>) => Record<string, unknown>,
+): (rules: unknown) => unknown {
+  const memo = new WeakMap<object, unknown>();
+  const apply = (rules: unknown): unknown => {
+    if (typeof rules === "function") return (...args: unknown[]) => apply((rules as RuleFactory)(...args));
+    if (!isRecord(rules)) return rules;
+    const known = memo.get(rules);
+    if (known !== undefined) return known;
+    const node = transform(rules);
+    const out: Record<string, unknown> = {};
+    memo.set(rules, out);
+    for (const [key, value] of Object.entries(node)) {
+      out[key] = key.startsWith("/") && (typeof value === "function" || isRecord(value)) ? apply(value) : value;
+    }
+    return out;
+  };
+  return apply;
+}
+
+/**
  * The rules with every classification reversed, as the library's `transformComapreRules(rules,
  * reverseClassifyRuleTransformer)` gives them, computed once per rules object.
  */
 function reverser(): (rules: unknown) => unknown {
-  const memo = new WeakMap<object, unknown>();
-  const reverse = (rules: unknown): unknown => {
-    if (typeof rules === "function") return (...args: unknown[]) => reverse((rules as RuleFactory)(...args));
-    if (!isRecord(rules)) return rules;
-    const known = memo.get(rules);
-    if (known !== undefined) return known;
-    const node = reverseClassifyRuleTransformer(rules as CompareRules) as Record<string, unknown>;
-    const out: Record<string, unknown> = {};
-    memo.set(rules, out);
-    for (const [key, value] of Object.entries(node)) {
-      out[key] = key.startsWith("/") && (typeof value === "function" || isRecord(value)) ? reverse(value) : value;
-    }
-    return out;
-  };
-  return reverse;
+  return transformRules((rules) => reverseClassifyRuleTransformer(rules as CompareRules) as Record<string, unknown>);
+}
+
+/**
+ * The rules with a first step at every node: two values that are equal (./equality.ts, their
+ * `$ref`s followed in the two documents) hold no difference, and are neither transformed nor
+ * walked. The library would transform them (its schema rules merge `allOf` at every schema node it
+ * visits, the whole subtree each time) and walk them node by node, which on a review of one changed
+ * field is nearly all of its work. A node whose values differ keeps the rules' own transforms and
+ * comparison. The library's transforms treat the two sides alike, so equal values stay equal.
+ */
+function skippingEqual(before: OpenApiDocument, after: OpenApiDocument): (rules: unknown) => unknown {
+  const equal = equality(before, after, { unresolved: "differ" });
+  const same = (x: unknown, y: unknown) => equal(x as JsonValue, y as JsonValue);
+  return transformRules((rules) => {
+    const ownCompare = rules.compare as CompareResolver | undefined;
+    const compare: CompareResolver = (context) =>
+      same(context.before.value, context.after.value)
+        ? { diffs: [], merged: context.after.value }
+        : ownCompare?.(context);
+    const ownTransforms = rules.transform as CompareTransformResolver[] | undefined;
+    if (!ownTransforms) return { ...rules, compare };
+    const transform: CompareTransformResolver = (x, y) => {
+      if (same(x, y)) return [x, y];
+      let values: [unknown, unknown] = [x, y];
+      for (const step of ownTransforms) values = step(values[0], values[1]);
+      return values;
+    };
+    return { ...rules, compare, transform: [transform] };
+  });
 }
 
 function child(rules: unknown, ...keys: string[]): Record<string, unknown> {
@@ -65,7 +109,7 @@ function child(rules: unknown, ...keys: string[]): Record<string, unknown> {
 }
 
 /** The library's OpenAPI 3 rules with the changes above. */
-function openApiRules(): CompareRules {
+function openApiRules(before: OpenApiDocument, after: OpenApiDocument): CompareRules {
   const rules = openapi3Rules() as Record<string, unknown>;
   // The media type rules, shared by request bodies and responses: their schema rules depend on the path.
   // A request schema keeps the library's own rules (and their cache, shared with the parameters).
@@ -78,11 +122,11 @@ function openApiRules(): CompareRules {
   const responseSchema = reverser()(openApiSchemaRules()) as CompareRules;
   mediaType["/schema"] = (context: { path: Array<string | number> }): unknown =>
     isResponseSchema(context.path) ? { ...responseSchema, $: allBreaking } : (own as RuleFactory)(context);
-  return { ...rules, "/components": { skip: true } } as CompareRules;
+  return skippingEqual(before, after)({ ...rules, "/components": { skip: true } }) as CompareRules;
 }
 
 /** api-smart-diff's diffs of two documents (OpenAPI 3 with the rules above, anything else as it comes). */
 export function libraryDiffs(before: OpenApiDocument, after: OpenApiDocument): Diff[] {
   if (discoverCompareEngine(before) !== compareOpenApi) return apiCompare(before, after).diffs;
-  return compareOpenApi(before, after, { rules: openApiRules(), annotateHook: () => "" }).diffs;
+  return compareOpenApi(before, after, { rules: openApiRules(before, after), annotateHook: () => "" }).diffs;
 }

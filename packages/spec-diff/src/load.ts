@@ -4,15 +4,12 @@
  * (./sources.ts, for locations) and bundled into one document (./bundle.ts), since api-smart-diff
  * only follows internal references.
  */
-import { execFile } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { promisify } from "node:util";
 import { bundleSources } from "./bundle.js";
+import { git } from "./git.js";
 import type { OpenApiDocument } from "./json.js";
 import { isUrl, loadSources, type SourceReader, type SourceSet } from "./sources.js";
-
-const execFileAsync = promisify(execFile);
 
 export type SpecInput =
   | { kind: "file"; file: string; revision?: string }
@@ -113,11 +110,6 @@ export function fileReader(cwd: string): SourceReader {
     },
     display: (id) => displayPath(id, cwd),
   };
-}
-
-async function git(args: string[], cwd: string): Promise<string> {
-  const { stdout } = await execFileAsync("git", args, { cwd, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
-  return stdout;
 }
 
 export interface GitRepository {

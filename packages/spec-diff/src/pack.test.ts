@@ -20,7 +20,7 @@ describe("the packed command in a fresh project", () => {
 
   beforeAll(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), "spec-diff-pack-"));
-    if (!fs.existsSync(path.join(pkg, "dist", "bin.js"))) {
+    if (!fs.existsSync(path.join(pkg, "dist", "bin.cjs"))) {
       execFileSync("pnpm", ["run", "build"], { cwd: pkg, stdio: "pipe" });
     }
     execFileSync("pnpm", ["pack", "--pack-destination", dir], { cwd: pkg, stdio: "pipe" });

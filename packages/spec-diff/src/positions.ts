@@ -32,17 +32,16 @@ export interface ParsedText {
   positions: PositionIndex;
 }
 
-/** A node on its way: what js-yaml reported between its open and close events. */
-interface Frame {
-  start: number;
-  children: Built[];
-}
-
+/**
+ * A node as js-yaml reported it: opened at `start`, then (once closed) its kind, its value and the
+ * nodes reported inside it. One object per node, and a list of children only for a node that has
+ * some: a spec has tens of thousands of nodes, and their allocation was most of this index's cost.
+ */
 interface Built {
   start: number;
   kind: string | null;
   result: unknown;
-  children: Built[];
+  children: Built[] | null;
 }
 
 /** The offset of a node's content: after white space, comments, and its anchor and tag (as `yaml` counts). */
@@ -66,30 +65,32 @@ function contentStart(text: string, offset: number): number {
 export function parseWithPositions(text: string): ParsedText {
   // js-yaml drops a byte order mark before parsing: its offsets are one less than the text's.
   const shift = text.charCodeAt(0) === 0xfeff ? 1 : 0;
-  const stack: Frame[] = [{ start: 0, children: [] }];
+  const top: Built = { start: 0, kind: null, result: undefined, children: null };
+  const stack: Built[] = [top];
   const collections = new Map<unknown, Built>();
   const value = load(text, {
     schema: CORE_SCHEMA,
     json: true,
     listener(event, state: State) {
       if (event === "open") {
-        stack.push({ start: state.position + shift, children: [] });
+        stack.push({ start: state.position + shift, kind: null, result: undefined, children: null });
         return;
       }
-      const frame = stack.pop();
+      const built = stack.pop();
       const parent = stack[stack.length - 1];
-      if (!frame || !parent) return;
-      const [only] = frame.children;
+      if (!built || !parent) return;
+      const only = built.children?.length === 1 ? built.children[0] : undefined;
       // A node that js-yaml composed in two nested steps reports twice: keep the inner one.
-      if (frame.children.length === 1 && only && only.result === state.result) {
-        parent.children.push(only);
-        return;
+      const kept = only && only.result === state.result ? only : built;
+      if (kept === built) {
+        built.kind = state.kind;
+        built.result = state.result;
+        // The first node that holds a collection is where it is written; aliases name it later.
+        if ((built.kind === "mapping" || built.kind === "sequence") && !collections.has(built.result))
+          collections.set(built.result, built);
       }
-      const built = { start: frame.start, kind: state.kind, result: state.result, children: frame.children };
-      parent.children.push(built);
-      // The first node that holds a collection is where it is written; aliases name it later.
-      if ((built.kind === "mapping" || built.kind === "sequence") && !collections.has(built.result))
-        collections.set(built.result, built);
+      if (parent.children) parent.children.push(kept);
+      else parent.children = [kept];
     },
   }) as JsonValue | undefined;
 
@@ -111,10 +112,11 @@ export function parseWithPositions(text: string): ParsedText {
         get entries() {
           if (!entries) {
             entries = new Map();
-            for (let i = 0; i + 1 < built.children.length; i += 2) {
-              const key = built.children[i] as Built;
+            const children = built.children ?? [];
+            for (let i = 0; i + 1 < children.length; i += 2) {
+              const key = children[i] as Built;
               const name = String(key.result);
-              const value = built.children[i + 1] as Built;
+              const value = children[i + 1] as Built;
               if (!entries.has(name)) entries.set(name, { key: contentStart(text, key.start), value: nodeOf(value) });
             }
           }
@@ -127,15 +129,15 @@ export function parseWithPositions(text: string): ParsedText {
       return {
         start,
         get items() {
-          items ??= built.children.map(nodeOf);
+          items ??= (built.children ?? []).map(nodeOf);
           return items;
         },
       };
     }
     return { start, value: built.result };
   };
-  const top = stack[0]?.children[0];
-  const root = top ? nodeOf(top) : undefined;
+  const first = top.children?.[0];
+  const root = first ? nodeOf(first) : undefined;
 
   let lineStarts: number[] | undefined;
   const linePos = (offset: number) => {

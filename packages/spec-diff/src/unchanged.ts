@@ -4,66 +4,8 @@
  * review of one changed field in a 3,000-line spec this leaves the library a few operations
  * instead of all of them. The documents passed in are not modified.
  */
+import { equality } from "./equality.js";
 import { isObject, resolvePointer, type JsonObject, type JsonValue, type OpenApiDocument } from "./json.js";
-
-/**
- * Deep equality of a node of `before` with a node of `after`, where an internal `$ref` on each
- * side stands for its target: two references are equal when their targets are (memoised per pair
- * of references). A pair met again while its own targets are being compared (a recursive schema)
- * is assumed equal, so the answer rests on the rest of the two nodes; an answer "equal" that
- * leaned on the assumption of an outer pair is not memoised, as that pair may still differ.
- */
-function equality(before: JsonValue, after: JsonValue): (a: JsonValue, b: JsonValue) => boolean {
-  const memo = new Map<string, boolean>();
-  /** Pairs being compared, with their depth. */
-  const active = new Map<string, number>();
-  /** The lowest depth of an active pair assumed equal since the innermost pair began. */
-  let lowestAssumed = Number.POSITIVE_INFINITY;
-  const refsEqual = (refA: string, refB: string): boolean => {
-    if (!refA.startsWith("#") || !refB.startsWith("#")) return refA === refB;
-    const pair = `${refA}\u0000${refB}`;
-    const known = memo.get(pair);
-    if (known !== undefined) return known;
-    const depth = active.get(pair);
-    if (depth !== undefined) {
-      lowestAssumed = Math.min(lowestAssumed, depth);
-      return true;
-    }
-    const targetA = resolvePointer(before, refA);
-    const targetB = resolvePointer(after, refB);
-    if (targetA === undefined || targetB === undefined) return refA === refB && targetA === targetB;
-    const own = active.size;
-    const outer = lowestAssumed;
-    lowestAssumed = Number.POSITIVE_INFINITY;
-    active.set(pair, own);
-    const same = equal(targetA, targetB);
-    active.delete(pair);
-    if (!same || lowestAssumed >= own) memo.set(pair, same);
-    lowestAssumed = Math.min(outer, lowestAssumed >= own ? Number.POSITIVE_INFINITY : lowestAssumed);
-    return same;
-  };
-  const equal = (a: JsonValue, b: JsonValue): boolean => {
-    if (a === b) return true;
-    if (Array.isArray(a)) {
-      if (!Array.isArray(b) || a.length !== b.length) return false;
-      for (let i = 0; i < a.length; i++) if (!equal(a[i] as JsonValue, b[i] as JsonValue)) return false;
-      return true;
-    }
-    if (!isObject(a) || !isObject(b) || Array.isArray(b)) return false;
-    const keys = Object.keys(a);
-    if (keys.length !== Object.keys(b).length) return false;
-    for (const key of keys) {
-      if (!Object.hasOwn(b, key)) return false;
-      const va = a[key] as JsonValue;
-      const vb = b[key] as JsonValue;
-      if (key === "$ref" && typeof va === "string" && typeof vb === "string") {
-        if (!refsEqual(va, vb)) return false;
-      } else if (!equal(va, vb)) return false;
-    }
-    return true;
-  };
-  return equal;
-}
 
 /**
  * Copies of the two documents without the path items that are equal on both sides (and that
