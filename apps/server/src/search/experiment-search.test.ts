@@ -3,9 +3,15 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { TrackerError } from "../errors.js";
 import type { ViewType } from "../domain/records.js";
 import { testDatabases, useTestServer } from "@tracker/testing";
-import { searchExperiments, type ExperimentSearchOptions } from "./experiment-search.js";
+import { searchExperimentRows, type ExperimentSearchOptions } from "./experiment-search.js";
 import { parseExperimentFilter } from "./filter-parser.js";
 import { searchRuns } from "./run-search.js";
+
+/** The ids of one page of the search, in order, and the token of the next page. */
+async function searchExperiments(knex: Knex, options: ExperimentSearchOptions) {
+  const { rows, nextPageToken } = await searchExperimentRows(knex, options, "experiments.experiment_id");
+  return { experimentIds: rows.map((row) => Number(row.experiment_id)), ...(nextPageToken ? { nextPageToken } : {}) };
+}
 
 interface ExperimentFixture {
   id: number;

@@ -49,12 +49,6 @@ export interface ExperimentSearchOptions {
   pageToken?: string;
 }
 
-export interface ExperimentSearchResult {
-  experimentIds: number[];
-  /** Present only when more experiments follow. */
-  nextPageToken?: string;
-}
-
 const EXPERIMENT_COLUMNS: Record<ExperimentAttribute, { sql: string; type: "text" | "bigint" }> = {
   name: { sql: "experiments.name", type: "text" },
   experiment_id: { sql: "experiments.experiment_id", type: "bigint" },
@@ -134,15 +128,10 @@ export function experimentSortColumns(terms: readonly OrderTerm[]): SortColumn[]
   return columns;
 }
 
-/** Searches experiments; returns the ids of one page, in order, and the token of the next page. */
-export async function searchExperiments(knex: Knex, options: ExperimentSearchOptions): Promise<ExperimentSearchResult> {
-  const { rows, nextPageToken } = await searchExperimentRows(knex, options, "experiments.experiment_id");
-  return { experimentIds: rows.map((row) => Number(row.experiment_id)), ...(nextPageToken ? { nextPageToken } : {}) };
-}
-
 /**
- * The same search, the rows of one page with `columns` (an SQL select list over the table
- * `experiments`; e.g. the whole row and its tags, so that one statement reads the page).
+ * Searches experiments: the rows of one page, in order, with `columns` (an SQL select list over the
+ * table `experiments`; e.g. the whole row and its tags, so that one statement reads the page), and
+ * the token of the next page (present only when more experiments follow).
  */
 export async function searchExperimentRows(
   knex: Knex,

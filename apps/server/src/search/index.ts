@@ -7,7 +7,6 @@
  *   parseRunFilter(text)            -> FilterAst | undefined
  *   andedExpressionsToFilter(json)  -> FilterAst | undefined
  *   searchRuns(knex, options)       -> { runIds, nextPageToken? }
- *   searchExperiments(knex, options)-> { experimentIds, nextPageToken? }
  *   searchExperimentRows(knex, options, columns) -> { rows, nextPageToken? }
  *   searchRegisteredModelRows / searchModelVersionRows(knex, options) -> { rows, nextPageToken? }
  */
@@ -48,9 +47,7 @@ export {
   experimentSortColumns,
   MAX_EXPERIMENT_SEARCH_RESULTS,
   searchExperimentRows,
-  searchExperiments,
   type ExperimentSearchOptions,
-  type ExperimentSearchResult,
 } from "./experiment-search.js";
 export type { SortColumn, SortType, SqlFragment } from "./keyset.js";
 export {
