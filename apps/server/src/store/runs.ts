@@ -13,7 +13,7 @@ export async function findRunRow(db: Knex, runId: string, forUpdate = false): Pr
 
 /**
  * The lifecycle stage of each run of `ids` that exists, by run id: one statement for any number of
- * runs (the ids are one array parameter), so that concurrent checks can share it (run-lifecycle.ts).
+ * runs (the ids are one array parameter), so that concurrent checks can share it (core/run-lifecycle-reads.ts).
  */
 export async function runLifecycleStages(db: Knex, ids: readonly string[]): Promise<Map<string, string>> {
   const result = await runStatement(
