@@ -514,7 +514,7 @@ export function s3Markdown(r: S3BenchResult | S3BenchSkipped, command: string): 
       ? "**The machine was busy at the start (1-minute load average above its core count)**, so the absolute figures are low and noisy; the ratios compare runs made back to back under the same load."
       : "The ratios compare runs made back to back in this one run, against the same S3 server and bucket.",
     "",
-    "*Through tracker*: `tracker server` (its embedded default database) with `--artifacts-destination s3://<bucket>/<prefix>` and",
+    "*Through tracker*: `tracker server` (on the embedded PGlite database the bench picks; not the embedded PostgreSQL default) with `--artifacts-destination s3://<bucket>/<prefix>` and",
     "`--s3-path-style`, driven over keep-alive HTTP. *Direct*: the AWS SDK (@aws-sdk/client-s3, keep-alive) on the same",
     `bucket. Large file: one ${(s.fileBytes / MIB).toFixed(0)} MiB file (a random MiB repeated, each MiB stamped per upload so`,
     "that every write carries its own bytes); through tracker a streamed `PUT` with Content-Length to the artifact service",
