@@ -4,7 +4,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import type { TrackerConfig } from "./config/config.js";
 import { redactUrl } from "./db/redact-url.js";
-import { connectDatabase, migrateLatest, type Database } from "./db/connect.js";
+import { connectDatabase, defaultPoolSize, migrateLatest, type Database } from "./db/connect.js";
 import { withMigrationLock } from "./db/migration-lock.js";
 import { ensureDefaultExperiment } from "./core/experiments.js";
 import { abortAbandonedMultipartUploads, s3Stores, sweepUploads } from "./core/artifacts.js";
@@ -36,11 +36,14 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-/** Opens the configured database and migrates it to the latest schema. */
-export async function openDatabase(config: TrackerConfig, logger?: Logger): Promise<Database> {
+/**
+ * Opens the configured database and migrates it to the latest schema; `workers` is the number of
+ * server processes that share the database's default pool size (db/connect.ts defaultPoolSize).
+ */
+export async function openDatabase(config: TrackerConfig, logger?: Logger, workers = 1): Promise<Database> {
   const database = config.databaseUrl
     ? {
-        ...connectDatabase({ ...postgresOptions(config), databaseUrl: config.databaseUrl, logger }),
+        ...connectDatabase({ ...postgresOptions(config, workers), databaseUrl: config.databaseUrl, logger }),
         description: `PostgreSQL ${redactUrl(config.databaseUrl)}`,
       }
     : await openEmbeddedDatabase(config, logger);
@@ -54,10 +57,11 @@ export async function openDatabase(config: TrackerConfig, logger?: Logger): Prom
   return database;
 }
 
-/** The pool's timeouts from the configuration. */
-const postgresOptions = (config: TrackerConfig) => ({
+/** The pool's timeouts from the configuration, and its size for one of `workers` server processes. */
+const postgresOptions = (config: TrackerConfig, workers = 1) => ({
   statementTimeoutMs: config.statementTimeoutMs,
   acquireTimeoutMs: config.dbAcquireTimeoutMs,
+  poolMax: defaultPoolSize(process.env, workers),
 });
 
 /**
@@ -157,7 +161,7 @@ export async function startServer(
   logger: Logger = createLogger(config.logLevel, config.logFormat),
   options: StartOptions = {},
 ): Promise<RunningServer> {
-  const database = await openDatabase(config, logger);
+  const database = await openDatabase(config, logger, options.workers);
   const lifecycle = { draining: false };
   const services: Services = { knex: database.knex, databaseKind: database.kind, config, lifecycle };
   if (config.auth === "users") {

@@ -24,7 +24,7 @@ import {
   type RssReport,
   type ServerProcess,
 } from "./server-process.js";
-import { FULL, FULL_LOAD, QUICK, QUICK_LOAD, type Load, type Sizes } from "./settings.js";
+import { FULL, FULL_LOAD, QUICK, QUICK_LOAD, type BaselineOrder, type Load, type Sizes } from "./settings.js";
 
 const execFileAsync = promisify(execFile);
 
@@ -39,6 +39,12 @@ export interface BenchOptions {
   load?: Partial<Load>;
   /** Another build's CLI (dist/cli.js): the same scenarios over HTTP on it too, in the same run, to compare. */
   baselineCli?: string;
+  /**
+   * When the baseline is measured: per scenario, alternating with this build (`interleaved`, the
+   * default: this build first on even scenarios, the baseline first on odd ones), or after all of
+   * this build's scenarios (`after`, as before).
+   */
+  baselineOrder?: BaselineOrder;
   log?: (line: string) => void;
 }
 
@@ -104,8 +110,8 @@ export interface BenchResult {
   s3?: S3BenchResult | S3BenchSkipped;
   /** The same scenarios on the embedded default. */
   embedded?: EmbeddedResult;
-  /** The same scenarios over HTTP on another build (`--baseline`), measured after this build's. */
-  baseline?: { cli: string; results: BaselineResult[] };
+  /** The same scenarios over HTTP on another build (`--baseline`), per scenario beside this build's or after them all. */
+  baseline?: { cli: string; order: BaselineOrder; results: BaselineResult[] };
   /** The calibration scenario (a bare Express 5 route), measured before the scenarios. */
   calibration?: { summary: Summary; cpu: CpuReport; loadAverage: number };
 }
@@ -137,11 +143,31 @@ export async function runBench(options: BenchOptions): Promise<BenchResult> {
     let server = await startServer(cluster.url, 1);
     servers.push(server);
     log(`tracker server (1 worker) at ${server.url}`);
+    const baselineOrder = options.baselineOrder ?? "interleaved";
+    // Interleaved: the baseline server runs beside this build's, and each scenario is measured on
+    // both, one after the other (the order reversed every other scenario), so that both sides
+    // meet alike load on a shared machine.
+    let interleaved: ServerProcess | undefined;
+    const baselineResults: BaselineResult[] = [];
+    if (options.baselineCli && baselineOrder === "interleaved") {
+      interleaved = await startServer(cluster.url, 1, [], {}, options.baselineCli);
+      servers.push(interleaved);
+      log(`baseline: ${options.baselineCli} (1 worker) at ${interleaved.url}, measured per scenario beside this build`);
+    }
+    const measureBaseline = async (on: ServerProcess, s: Scenario) => {
+      const m = await measureHttp(on, cluster.postmasterPid, s, load, 6_000_000);
+      log(
+        `  baseline: ${fmtSummary(m.summary)} (load average ${m.loadAverage.toFixed(2)}); ${fmtCpu(m.cpu)}; ${fmtMicros(m.cpu, m.summary)}`,
+      );
+      baselineResults.push({ name: s.name, ...m });
+    };
 
     const results: ScenarioResult[] = [];
     const captured = new Map<string, CapturedRequest>();
-    for (const s of chosen) {
+    for (const [i, s] of chosen.entries()) {
       log(`\n${s.name}: ${s.description}; ${s.connections} connections`);
+      const baselineFirst = interleaved !== undefined && i % 2 === 1;
+      if (interleaved && baselineFirst) await measureBaseline(interleaved, s);
       await httpLoad(server.url, s.connections, load.warmupSeconds, (n) => s.request(n + 1_000_000));
       // After the warm-up (the server's pool is as it is under load), one request with
       // PostgreSQL logging the server's statements: the raw side replays them.
@@ -160,6 +186,7 @@ export async function runBench(options: BenchOptions): Promise<BenchResult> {
       log(
         `  tracker: ${fmtSummary(tracker)} (load average ${loadAverage.toFixed(2)}); RSS ${mib(rss.startBytes)} -> peak ${mib(rss.peakBytes)}; ${fmtCpu(cpu)}; ${fmtMicros(cpu, tracker)}`,
       );
+      if (interleaved && !baselineFirst) await measureBaseline(interleaved, s);
 
       const scenario = {
         name: s.name,
@@ -242,26 +269,25 @@ export async function runBench(options: BenchOptions): Promise<BenchResult> {
       }
     }
 
-    await server.stop();
-    servers.pop();
+    for (const stopped of interleaved ? [server, interleaved] : [server]) {
+      await stopped.stop();
+      servers.splice(servers.indexOf(stopped), 1);
+    }
 
-    let baseline: BenchResult["baseline"];
-    if (options.baselineCli) {
+    if (options.baselineCli && baselineOrder === "after") {
       server = await startServer(cluster.url, 1, [], {}, options.baselineCli);
       servers.push(server);
       log(`\nbaseline: ${options.baselineCli} (1 worker) at ${server.url}`);
-      const baselineResults: BaselineResult[] = [];
       for (const s of chosen) {
-        const m = await measureHttp(server, cluster.postmasterPid, s, load, 6_000_000);
-        log(
-          `  ${s.name}: ${fmtSummary(m.summary)} (load average ${m.loadAverage.toFixed(2)}); ${fmtCpu(m.cpu)}; ${fmtMicros(m.cpu, m.summary)}`,
-        );
-        baselineResults.push({ name: s.name, ...m });
+        log(`${s.name}:`);
+        await measureBaseline(server, s);
       }
-      baseline = { cli: options.baselineCli, results: baselineResults };
       await server.stop();
       servers.pop();
     }
+    const baseline: BenchResult["baseline"] = options.baselineCli
+      ? { cli: options.baselineCli, order: baselineOrder, results: baselineResults }
+      : undefined;
 
     // Horizontal scale: the same HTTP load on 1 and N worker processes over one database, every worker
     // count measured in this phase, one after the other per scenario (their order alternating), so

@@ -121,7 +121,9 @@ export function cpuPerRequestMarkdown(result: BenchResult): string[] {
   if (result.baseline)
     lines.push(
       `Baseline: the same scenarios over HTTP on another build, \`${result.baseline.cli}\`, one worker, measured in the same run`,
-      "after this build's (`--baseline`).",
+      result.baseline.order === "interleaved"
+        ? "beside this build's, scenario by scenario, the order reversed every other scenario (`--baseline`)."
+        : "after this build's (`--baseline --baseline-after`).",
     );
   lines.push("", `| ${header.join(" | ")} |`, `|${header.map((_, i) => (i === 0 ? "---" : "---:")).join("|")}|`);
   for (const row of rows) lines.push(`| ${row.join(" | ")} |`);

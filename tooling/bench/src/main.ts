@@ -26,7 +26,13 @@ export function writeReport(result: Awaited<ReturnType<typeof runBench>>, outDir
 
 async function main() {
   const args = parseBenchArgs(process.argv.slice(2));
-  const result = await runBench({ quick: args.quick, only: args.only, load: args.load, baselineCli: args.baselineCli });
+  const result = await runBench({
+    quick: args.quick,
+    only: args.only,
+    load: args.load,
+    baselineCli: args.baselineCli,
+    baselineOrder: args.baselineOrder,
+  });
   process.stdout.write(`${consoleReport(result)}\n`);
   if (args.write) {
     const command = ["pnpm bench", ...process.argv.slice(2).filter((a) => a !== "--")].join(" ");

@@ -20,7 +20,14 @@ const parse = (...argv: string[]) => parseBenchArgs(argv, quiet());
 
 describe("pnpm bench options", () => {
   it("defaults to the full run written to docs/", () => {
-    expect(parse()).toEqual({ quick: false, only: [], out: DOCS_DIR, write: true, load: {} });
+    expect(parse()).toEqual({
+      quick: false,
+      only: [],
+      out: DOCS_DIR,
+      write: true,
+      load: {},
+      baselineOrder: "interleaved",
+    });
   });
 
   it("takes every flag, after pnpm's -- separator too", () => {
@@ -45,7 +52,16 @@ describe("pnpm bench options", () => {
       out: path.resolve("report"),
       write: false,
       load: { seconds: 2.5, workerCounts: [1, 2, 4], startupRuns: 0, embedded: false },
+      baselineOrder: "interleaved",
     });
+  });
+
+  it("measures the baseline beside each scenario unless --baseline-after", () => {
+    expect(parse("--baseline", "old/cli.js")).toMatchObject({
+      baselineCli: path.resolve("old/cli.js"),
+      baselineOrder: "interleaved",
+    });
+    expect(parse("--baseline", "old/cli.js", "--baseline-after").baselineOrder).toBe("after");
   });
 
   it("writes nothing on --quick unless --out says where", () => {
@@ -74,6 +90,8 @@ describe("pnpm bench options", () => {
       "--workers",
       "--startup-runs",
       "--no-embedded",
+      "--baseline",
+      "--baseline-after",
       "--out",
       "--no-write",
     ])
@@ -100,11 +118,24 @@ describe("the other bench scripts' options", () => {
 
   it("profile defaults to log-metric for 10 seconds", () => {
     expect(parseProfileArgs([])).toEqual({ scenario: "log-metric", seconds: 10, embedded: false, top: 15 });
-    expect(parseProfileArgs(["--scenario", "runs/search", "--seconds", "3", "--embedded", "--top", "25"])).toEqual({
+    expect(
+      parseProfileArgs([
+        "--scenario",
+        "runs/search",
+        "--seconds",
+        "3",
+        "--embedded",
+        "--top",
+        "25",
+        "--keep",
+        "p.cpuprofile",
+      ]),
+    ).toEqual({
       scenario: "runs/search",
       seconds: 3,
       embedded: true,
       top: 25,
+      keep: path.resolve("p.cpuprofile"),
     });
     expect(() =>
       parseProfileArgs(

@@ -6,7 +6,7 @@
 import path from "node:path";
 import { Command, InvalidArgumentError } from "commander";
 import { DOCS_DIR } from "./paths.js";
-import { FULL_LOAD, type Load } from "./settings.js";
+import { FULL_LOAD, type BaselineOrder, type Load } from "./settings.js";
 
 export interface BenchArgs {
   quick: boolean;
@@ -19,6 +19,8 @@ export interface BenchArgs {
   load: Partial<Load>;
   /** Another build's dist/cli.js, measured over HTTP in the same run (`--baseline`). */
   baselineCli?: string;
+  /** When the baseline is measured: beside each scenario (default) or after them all (`--baseline-after`). */
+  baselineOrder: BaselineOrder;
 }
 
 /** Where the artifact bench measures the artifact service: a local folder, S3, or both. */
@@ -37,6 +39,8 @@ export interface ProfileArgs {
   embedded: boolean;
   /** Entries listed by self time. */
   top: number;
+  /** Where to keep the whole profile (a `.cpuprofile` file, e.g. for Chrome's DevTools); not kept without it. */
+  keep?: string;
 }
 
 /** A number parser for commander: finite, at least 0, and above 0 unless `allowZero`. */
@@ -79,8 +83,10 @@ export function benchCommand(): Command {
     )
     .option(
       "--baseline <cli>",
-      "another build's dist/cli.js (e.g. a copy of main's apps/server/dist): every scenario over HTTP on it too, to compare server CPU per request",
+      "another build's dist/cli.js (e.g. a copy of main's apps/server/dist): every scenario over HTTP on it too, " +
+        "measured right before or after this build's (the order reversed every other scenario), to compare server CPU per request",
     )
+    .option("--baseline-after", "measure the baseline after all of this build's scenarios instead (the old order)")
     .option("--no-embedded", "skip the pass on the embedded default (PostgreSQL started by tracker server)")
     .option("--out <dir>", "write benchmarks.md and benchmarks/ there (default docs/)")
     .option("--no-write", "print only")
@@ -97,6 +103,7 @@ export function parseBenchArgs(argv: readonly string[], command = benchCommand()
     startupRuns?: number;
     embedded: boolean;
     baseline?: string;
+    baselineAfter?: true;
     out?: string;
     write: boolean;
   }>();
@@ -114,6 +121,7 @@ export function parseBenchArgs(argv: readonly string[], command = benchCommand()
     write: o.write && !(quick && o.out === undefined),
     load,
     ...(o.baseline === undefined ? {} : { baselineCli: path.resolve(o.baseline) }),
+    baselineOrder: o.baselineAfter === true ? "after" : "interleaved",
   };
 }
 
@@ -158,12 +166,19 @@ export function profileCommand(): Command {
       "on the embedded default (PostgreSQL started by tracker server) instead of a throwaway cluster",
     )
     .option("--top <n>", "functions listed by self time", positiveInteger, 15)
+    .option("--keep <file>", "keep the whole .cpuprofile there (Chrome's DevTools open it)")
     .showHelpAfterError();
 }
 
 export function parseProfileArgs(argv: readonly string[], command = profileCommand()): ProfileArgs {
   const o = command
     .parse(withoutSeparator(argv), { from: "user" })
-    .opts<{ scenario: string; seconds: number; embedded?: true; top: number }>();
-  return { scenario: o.scenario, seconds: o.seconds, embedded: o.embedded === true, top: o.top };
+    .opts<{ scenario: string; seconds: number; embedded?: true; top: number; keep?: string }>();
+  return {
+    scenario: o.scenario,
+    seconds: o.seconds,
+    embedded: o.embedded === true,
+    top: o.top,
+    ...(o.keep === undefined ? {} : { keep: path.resolve(o.keep) }),
+  };
 }

@@ -1,5 +1,5 @@
 /**
- * pnpm --filter @tracker/bench profile [--scenario log-metric] [--seconds 10] [--embedded] [--top 15]
+ * pnpm --filter @tracker/bench profile [--scenario log-metric] [--seconds 10] [--embedded] [--top 15] [--keep file]
  *
  * CPU profile of `tracker server` (one process, `node --cpu-prof`) under the bench's HTTP load of
  * one scenario on a throwaway PostgreSQL (or, with --embedded, on the embedded default): prints the top functions by self time and the packages
@@ -140,7 +140,7 @@ function embeddedDefault(): ProfiledDatabase {
 }
 
 async function main() {
-  const { scenario: name, seconds, embedded, top } = parseProfileArgs(process.argv.slice(2));
+  const { scenario: name, seconds, embedded, top, keep } = parseProfileArgs(process.argv.slice(2));
   const database = embedded ? embeddedDefault() : await throwawayCluster();
   const profileDir = fs.mkdtempSync(path.join(os.tmpdir(), "tracker-profile-"));
   try {
@@ -171,6 +171,7 @@ async function main() {
     }
     const file = fs.readdirSync(profileDir).find((f) => f.endsWith(".cpuprofile"));
     if (!file) throw new Error("the server wrote no CPU profile");
+    if (keep !== undefined) fs.copyFileSync(path.join(profileDir, file), keep);
     // The profile's clock is the server's monotonic clock in microseconds, started at its launch:
     // the measured window (wall clock, this process) is placed on it from there.
     const profile = JSON.parse(fs.readFileSync(path.join(profileDir, file), "utf8")) as CpuProfile & {

@@ -74,6 +74,9 @@ export const QUICK: Sizes = {
   writeRuns: 8,
 };
 
+/** When `--baseline` measures the other build: beside each scenario of this build, or after them all. */
+export type BaselineOrder = "interleaved" | "after";
+
 export const FULL_LOAD: Load = { seconds: 10, warmupSeconds: 2, startupRuns: 3, workerCounts: [1, 2], embedded: true };
 export const QUICK_LOAD: Load = {
   seconds: 0.8,

@@ -1,5 +1,6 @@
 import type { Knex } from "knex";
 import type pg from "pg";
+import { queryNamed } from "./named-query.js";
 
 /**
  * Statements of the hot path (log-metric, runs/get, runs/create, ...). On PostgreSQL they go
@@ -68,7 +69,7 @@ export async function runStatement(
   const connection = await client.acquireConnection();
   try {
     announce(db, text, bindings);
-    return await connection.query({ name, text, values: bindings as Binding[] });
+    return await queryNamed(connection, name, text, bindings);
   } finally {
     await client.releaseConnection(connection);
   }
@@ -106,9 +107,14 @@ export async function inTransaction<T>(db: Knex, work: (run: StatementRunner) =>
     let result: T;
     try {
       result = await work(async (sql, bindings, name) => {
-        const text = name === undefined ? numberedPlaceholders(sql) : numberedFor(name, sql);
+        if (name === undefined) {
+          const text = numberedPlaceholders(sql);
+          announce(db, text, bindings);
+          return (await connection.query({ text, values: bindings as Binding[] })).rows;
+        }
+        const text = numberedFor(name, sql);
         announce(db, text, bindings);
-        return (await connection.query({ name, text, values: bindings as Binding[] })).rows;
+        return (await queryNamed(connection, name, text, bindings)).rows;
       });
     } catch (err) {
       announce(db, "ROLLBACK", []);
