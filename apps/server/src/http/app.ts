@@ -30,6 +30,7 @@ import { parseQueryString } from "./query-string.js";
 import { compressResponses } from "./compress.js";
 import { limitInFlightRequests } from "./in-flight-limit.js";
 import { inSeries } from "./in-series.js";
+import { jsonBody } from "./json-body.js";
 
 export interface AppOptions {
   services: Services;
@@ -66,8 +67,8 @@ function documentLoaded(steps: RequestHandler[], app: Express): Promise<void> {
 }
 
 /**
- * The chain of one document: its validator's steps (http/validator-steps.ts), then dispatch, in one
- * router, for tracker's paths and for MLflow's (each document's validator over its relaxed copy);
+ * The chain of one document: its validator's steps (http/validator-steps.ts), then dispatch, as one
+ * layer (http/in-series.ts: none of them depends on where it is mounted), for tracker's paths and for MLflow's (each document's validator over its relaxed copy);
  * `loading` collects when each validator has loaded its document.
  */
 function byOrigin(
@@ -79,7 +80,7 @@ function byOrigin(
   const chainFor = (mlflowPaths: boolean): RequestHandler => {
     const steps = validatorMiddlewares(spec, mlflowPaths);
     loading.push(documentLoaded(steps, app));
-    return express.Router().use(validatorSteps(steps), dispatchStep);
+    return inSeries([...validatorSteps(steps), dispatchStep]);
   };
   const tracker = chainFor(false);
   const mlflow = chainFor(true);
@@ -182,10 +183,8 @@ export function createApp({ services, logger, handlers }: AppOptions): Express {
   app.use(webUi(services.config.webDir ?? defaultWebDirectory(), services.config.namespace));
   // Bodies are JSON (crossSiteGuard refuses other declared types unless turned off); at most 1 MB. An
   // artifact upload's body is the file: its handler streams it to disk.
-  const json = express.json({
-    limit: "1mb",
-    type: () => true,
-    strict: false,
+  const json = jsonBody({
+    limit: 1024 * 1024,
     verify: (req, res, buf, encoding) => {
       verifyUtf8(req, res, buf, encoding);
       rememberRawBody(req, buf);

@@ -1,6 +1,6 @@
 import express, { type ErrorRequestHandler, type Request, type RequestHandler } from "express";
 import { describe, expect, it } from "vitest";
-import { MEMO_LIMIT, validatorMiddlewares, validatorSteps } from "./validator-steps.js";
+import { MEMO_LIMIT, mayReceiveFiles, validatorMiddlewares, validatorSteps } from "./validator-steps.js";
 import type { SpecName } from "./revisions.js";
 
 interface Metadata {
@@ -88,6 +88,21 @@ describe("validatorSteps", () => {
     expect(validatorMiddlewares("c", false).map((step) => step.name)).toEqual(
       expect.arrayContaining(["pathParamsMiddleware", "metadataMiddleware", "securityMiddleware", "requestMiddleware"]),
     );
+  });
+
+  it("leaves out the file-upload step where the document has no file uploads", () => {
+    expect(
+      mayReceiveFiles({ paths: { "/a": { post: { requestBody: { content: { "application/json": {} } } } } } }),
+    ).toBe(false);
+    expect(
+      mayReceiveFiles({ paths: { "/a": { post: { requestBody: { content: { "multipart/form-data": {} } } } } } }),
+    ).toBe(true);
+    expect(mayReceiveFiles({ components: { schemas: { File: { type: "string", format: "binary" } } } })).toBe(true);
+    const names = (spec: "c" | "ext", mlflow: boolean) => validatorMiddlewares(spec, mlflow).map((step) => step.name);
+    // Revision C uploads no files; ext's artifact upload takes a binary body.
+    expect(names("c", false)).not.toContain("multipartMiddleware");
+    expect(names("c", true)).not.toContain("multipartMiddleware");
+    expect(names("ext", false)).toContain("multipartMiddleware");
   });
 
   it("takes over the request step (the validator's instance and its builder were found)", () => {

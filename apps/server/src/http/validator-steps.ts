@@ -1,3 +1,4 @@
+import fs from "node:fs";
 import type { Request, RequestHandler } from "express";
 import * as OpenApiValidator from "express-openapi-validator";
 import { mlflowDocument } from "./mlflow-documents.js";
@@ -132,12 +133,29 @@ function directOnceBuilt(step: RequestHandler, built: BuiltValidation): RequestH
   };
 }
 
+/**
+ * Whether express-openapi-validator's file-upload step can ever act on a request to `document`: it
+ * hands a request to multer only for an operation whose request body is `multipart/form-data`, or
+ * has a media type with a `format: binary` schema. In a document that names neither anywhere, the
+ * step only calls `next()`, after two promise turns, on every request; it is then left out.
+ */
+export function mayReceiveFiles(document: unknown): boolean {
+  let found = false;
+  JSON.stringify(document, (key, value: unknown) => {
+    if (key === "multipart/form-data" || (key === "format" && value === "binary")) found = true;
+    return found ? undefined : value;
+  });
+  return found;
+}
+
 /** express-openapi-validator's middlewares for a document (spec/*.yaml, or its relaxed copy for MLflow's paths). */
 export function validatorMiddlewares(spec: SpecName, mlflow: boolean): RequestHandler[] {
   cacheValidatorRouteCompilation();
+  const document: unknown = mlflow ? mlflowDocument(spec) : JSON.parse(fs.readFileSync(specPath(spec), "utf8"));
   const steps = OpenApiValidator.middleware({
     // express-openapi-validator's types want its own document type; the relaxed copy is that JSON.
-    apiSpec: mlflow ? (mlflowDocument(spec) as unknown as string) : specPath(spec),
+    apiSpec: mlflow ? (document as string) : specPath(spec),
+    ...(mayReceiveFiles(document) ? {} : { fileUploader: false }),
     // Query strings are coerced to their schema types; JSON bodies are not (an int64 may be a
     // number or a decimal string, which the schemas say themselves).
     validateRequests: { allowUnknownQueryParameters: true, coerceTypes: false, removeAdditional: false },
