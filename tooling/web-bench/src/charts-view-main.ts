@@ -4,13 +4,16 @@
  * prints its API requests (start-end, size), its long tasks and when the first and last card in
  * view were drawn. `--before <dir>` also serves another build of the UI (e.g. an older commit's
  * apps/web/dist) from a second server on the same database and measures both, navigation by
- * navigation in turn, so the two sets of figures share the machine's load.
+ * navigation in turn, so the two sets of figures share the machine's load. With `--before-server
+ * <file>` (e.g. an older commit's apps/server/dist/index.js) that UI is served by that build of
+ * the server, on a second database of the same cluster seeded alike, so that a server change is
+ * measured too.
  */
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from "@tracker/testing/chromium";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { TrackerClient } from "@tracker-ml/client";
 import { loadConfig, startServer } from "@tracker/server";
 import { chromium, type Page } from "playwright-core";
@@ -43,23 +46,42 @@ const load = () =>
     .map((l) => l.toFixed(2))
     .join(", ");
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "charts-view-bench-"));
-const serve = (dir: string) =>
-  startServer(loadConfig({}, { port: 0, host: "127.0.0.1", dataDir, databaseUrl, webDir: dir, logLevel: "silent" }));
-const servers = [await serve(webDir)];
-const builds = [{ name: "this build", url: servers[0]!.url }];
+type ServerModule = Pick<typeof import("@tracker/server"), "loadConfig" | "startServer">;
+const serveWith = (server: ServerModule, dir: string, url: string) =>
+  server.startServer(
+    server.loadConfig({}, { port: 0, host: "127.0.0.1", dataDir, databaseUrl: url, webDir: dir, logLevel: "silent" }),
+  );
+const servers = [await serveWith({ loadConfig, startServer }, webDir, databaseUrl)];
+const builds = [{ name: "this build", url: servers[0]!.url, server: servers[0]! }];
+// --before-server: the other server gets a database of its own in the same cluster (its
+// migrations may differ from this build's), seeded alike.
+const beforeDatabase = args.beforeServer ? `charts_view_before_${process.pid}` : undefined;
 if (args.before) {
-  const before = await serve(path.resolve(args.before));
+  let url = databaseUrl;
+  let module: ServerModule = { loadConfig, startServer };
+  if (beforeDatabase && args.beforeServer) {
+    await servers[0]!.database.knex.raw(`CREATE DATABASE ${beforeDatabase}`);
+    const parsed = new URL(databaseUrl);
+    parsed.pathname = `/${beforeDatabase}`;
+    url = parsed.toString();
+    module = (await import(pathToFileURL(path.resolve(args.beforeServer)).href)) as ServerModule;
+  }
+  const before = await serveWith(module, path.resolve(args.before), url);
   servers.push(before);
-  builds.unshift({ name: `before (${args.before})`, url: before.url });
+  const server = beforeDatabase ? ` and server ${args.beforeServer}` : "";
+  builds.unshift({ name: `before (${args.before}${server})`, url: before.url, server: before });
 }
 const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: [...CHROMIUM_ARGS] });
 try {
   console.log(`load average at start: ${load()}; ${os.cpus().length} vCPU`);
-  const client = new TrackerClient({ baseUrl: servers[0]!.url });
   const t = performance.now();
-  const { experimentId, runIds } = await seedChartsView(client, size);
+  // One data set per database: every build's when the servers have their own, else the first.
+  const seeded = new Map<string, { experimentId: string; runIds: string[] }>();
+  for (const build of beforeDatabase ? builds : builds.slice(0, 1))
+    seeded.set(build.url, await seedChartsView(new TrackerClient({ baseUrl: build.url }), size));
+  const dataOf = (build: (typeof builds)[number]) => seeded.get(build.url) ?? [...seeded.values()][0]!;
   console.log(
-    `seeded ${size.runs} runs x ${size.metrics} metrics x ${size.steps} steps in ${((performance.now() - t) / 1000).toFixed(1)} s`,
+    `seeded ${size.runs} runs x ${size.metrics} metrics x ${size.steps} steps ${seeded.size === 1 ? "once" : `${seeded.size} times`} in ${((performance.now() - t) / 1000).toFixed(1)} s`,
   );
   const pages: Page[] = [];
   for (const _ of builds) {
@@ -71,7 +93,7 @@ try {
   for (let i = 0; i < NAVIGATIONS; i++)
     for (const [b, build] of builds.entries()) {
       const page = pages[b]!;
-      interactive[b]!.push(await chartsViewInteractive(page, build.url, experimentId, size.runs));
+      interactive[b]!.push(await chartsViewInteractive(page, build.url, dataOf(build).experimentId, size.runs));
       console.log(`  ${build.name}: ${interactive[b]!.at(-1)!.toFixed(0)} ms; ${await chartsViewProfile(page)}`);
       console.log(`    ${await chartsViewRequests(page)}`);
     }
@@ -84,11 +106,13 @@ try {
   // The server's part alone: one card's request as each build asks for it, alone and all cards at once.
   for (const [b, build] of builds.entries())
     console.log(
-      `${build.name}: ${await cardRequestTimes(servers[0]!.url, runIds, size.metrics, await askedPointsPerRun(pages[b]!))}`,
+      `${build.name}: ${await cardRequestTimes(build.url, dataOf(build).runIds, size.metrics, await askedPointsPerRun(pages[b]!))}`,
     );
   console.log(`load average at the end: ${load()}`);
 } finally {
   await browser.close();
-  for (const server of servers) await server.close();
+  for (const server of servers.slice(1)) await server.close();
+  if (beforeDatabase) await servers[0]!.database.knex.raw(`DROP DATABASE IF EXISTS ${beforeDatabase}`);
+  await servers[0]!.close();
   fs.rmSync(dataDir, { recursive: true, force: true });
 }

@@ -67,6 +67,22 @@ function cpuOfPostgres(): number {
   return ticks / 100;
 }
 
+/** The trace events a main-thread task is summed up by (declared before the top-level run below uses it). */
+const SHOWN_EVENTS = new Set([
+  "Layout",
+  "UpdateLayoutTree",
+  "Paint",
+  "ParseHTML",
+  "EvaluateScript",
+  "v8.compile",
+  "v8.compileModule",
+  "v8.evaluateModule",
+  "FunctionCall",
+  "TimerFire",
+  "FireAnimationFrame",
+  "EventDispatch",
+]);
+
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "charts-view-trace-"));
 const server = await startServer(
   loadConfig({}, { port: 0, host: "127.0.0.1", dataDir, databaseUrl, webDir: options.web, logLevel: "silent" }),
@@ -118,22 +134,6 @@ try {
   await server.close();
   fs.rmSync(dataDir, { recursive: true, force: true });
 }
-
-/** The trace events a main-thread task is summed up by. */
-const SHOWN_EVENTS = new Set([
-  "Layout",
-  "UpdateLayoutTree",
-  "Paint",
-  "ParseHTML",
-  "EvaluateScript",
-  "v8.compile",
-  "v8.compileModule",
-  "v8.evaluateModule",
-  "FunctionCall",
-  "TimerFire",
-  "FireAnimationFrame",
-  "EventDispatch",
-]);
 
 /** The renderer's main-thread tasks and the page's JS self time, in ms since navigation start. */
 function printTimeline(events: TraceEvent[], profile: CpuProfile): void {

@@ -46,6 +46,8 @@ export interface ChartsViewArgs {
   quick: boolean;
   /** Another build of the web UI to measure beside this one, on the same data. */
   before?: string;
+  /** The built server module (dist/index.js) that serves `before`, on a database of its own. */
+  beforeServer?: string;
 }
 
 export function chartsViewCommand(): Command {
@@ -56,13 +58,24 @@ export function chartsViewCommand(): Command {
       "--before <dir>",
       "also measure another build of the UI (a folder like apps/web/dist) from a second server on the same data, in turn with this one",
     )
+    .option(
+      "--before-server <file>",
+      "with --before: serve it from another build of the server (its dist/index.js) on a second database seeded alike, to measure a server change too",
+    )
     .showHelpAfterError();
 }
 
 /** Parses the charts-view bench's arguments (after the script's name); `--help` and bad input end the process. */
 export function parseChartsViewArgs(argv: readonly string[], command = chartsViewCommand()): ChartsViewArgs {
-  const o = command.parse(dropSeparator(argv), { from: "user" }).opts<{ quick?: true; before?: string }>();
-  return { quick: o.quick === true, ...(o.before ? { before: o.before } : {}) };
+  const o = command
+    .parse(dropSeparator(argv), { from: "user" })
+    .opts<{ quick?: true; before?: string; beforeServer?: string }>();
+  if (o.beforeServer && !o.before) command.error("--before-server needs --before");
+  return {
+    quick: o.quick === true,
+    ...(o.before ? { before: o.before } : {}),
+    ...(o.beforeServer ? { beforeServer: o.beforeServer } : {}),
+  };
 }
 
 /** The arguments without pnpm's `--` separator (commander would take it for the end of the options). */

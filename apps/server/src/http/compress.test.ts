@@ -2,8 +2,10 @@ import fs from "node:fs";
 import http from "node:http";
 import os from "node:os";
 import path from "node:path";
+import zlib from "node:zlib";
 import { afterAll, describe, expect, it } from "vitest";
 import { useTestServer } from "@tracker/testing";
+import { API_BROTLI_QUALITY } from "./compress.js";
 
 interface RawResponse {
   status: number;
@@ -25,6 +27,22 @@ function get(url: string, headers: Record<string, string>): Promise<RawResponse>
       .on("error", reject);
   });
 }
+
+/** A GET's body as it came on the wire (not decoded). */
+function getBody(url: string, headers: Record<string, string>): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    http
+      .get(url, { headers }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (chunk: Buffer) => chunks.push(chunk));
+        res.on("end", () => resolve(Buffer.concat(chunks)));
+      })
+      .on("error", reject);
+  });
+}
+
+const brotliAt = (body: Buffer, quality: number) =>
+  zlib.brotliCompressSync(body, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: quality } });
 
 /** A stand-in for apps/web/dist: index.html and a hashed script and stylesheet of some size. */
 function fakeBuild(): string {
@@ -91,6 +109,21 @@ describe("compressed responses", () => {
     });
     expect(brotli.headers["content-encoding"]).toBe("br");
     expect(brotli.bytes).toBeLessThan(plain.bytes);
+  });
+
+  it("compresses API answers with brotli at quality 2, the UI's files at the middleware's 4", async () => {
+    for (let i = 0; i < 30; i++) await server.api.post("experiments/create", { name: `brotli-${i}` });
+    const url = `${server.url}/api/2.0/tracker/experiments/search?max_results=100`;
+    const plain = await getBody(url, {});
+    const br = await getBody(url, { "accept-encoding": "br" });
+    expect(zlib.brotliDecompressSync(br).equals(plain)).toBe(true);
+    // The two qualities give different bytes for this answer, so the comparison says which one served it.
+    expect(brotliAt(plain, API_BROTLI_QUALITY).equals(brotliAt(plain, 4))).toBe(false);
+    expect(br.equals(brotliAt(plain, API_BROTLI_QUALITY))).toBe(true);
+    const script = fs.readFileSync(path.join(webDir, "assets", "index-AbC123.js"));
+    expect(brotliAt(script, API_BROTLI_QUALITY).equals(brotliAt(script, 4))).toBe(false);
+    const served = await getBody(`${server.url}/assets/index-AbC123.js`, { "accept-encoding": "br" });
+    expect(served.equals(brotliAt(script, 4))).toBe(true);
   });
 
   it("compresses a streamed metric history", async () => {

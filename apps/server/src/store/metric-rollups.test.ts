@@ -7,12 +7,11 @@ import {
   chooseLevel,
   countPieces,
   coveredBlocks,
+  levelShift,
 } from "./metric-rollups.js";
 
 /** Pure geometry of the rollup levels; the SQL is tested in metric-sampling.test.ts. */
 describe("metric rollup levels", () => {
-  const shiftOf = (level: number) => ROLLUP_LEVELS[level]!.shift;
-
   it("covers only blocks wholly inside a range, negative and extreme steps included", () => {
     expect(coveredBlocks(4, 0n, 15n)).toEqual({ from: 0n, to: 0n });
     expect(coveredBlocks(4, 1n, 15n)).toBeUndefined();
@@ -35,7 +34,7 @@ describe("metric rollup levels", () => {
     ];
     for (const [start, end] of ranges) {
       const { blocks, raw } = countPieces(start, end);
-      const spans = [...blocks.map((b) => blockSteps(shiftOf(b.level), b)), ...raw].sort((a, b) =>
+      const spans = [...blocks.map((b) => blockSteps(levelShift(b.level), b)), ...raw].sort((a, b) =>
         a.from < b.from ? -1 : 1,
       );
       expect(spans[0]!.from).toBe(start);
@@ -48,6 +47,8 @@ describe("metric rollup levels", () => {
 
   it("samples from the coarsest level whose blocks are no wider than a bucket", () => {
     expect(chooseLevel(0n, 99_999n, 250)).toBe(1); // 400 steps a bucket: blocks of 256
+    expect(chooseLevel(0n, 999n, 12)).toBe(4); // 83 steps a bucket: blocks of 64
+    expect(chooseLevel(0n, 999n, 16)).toBe(0); // 62 steps a bucket: blocks of 16
     expect(chooseLevel(0n, 9_999n, 625)).toBe(0); // 16 steps a bucket: blocks of 16
     expect(chooseLevel(0n, 9_998n, 625)).toBe(-1); // narrower: raw points
     expect(chooseLevel(INT64_MIN, INT64_MAX, 1)).toBe(3);

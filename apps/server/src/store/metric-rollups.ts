@@ -1,49 +1,41 @@
 /**
- * metric_rollups (migration 0006): per (run, key), four levels of step blocks with each block's
+ * metric_rollups (migrations 0006 and 0014): per (run, key), five levels of step blocks with each block's
  * count, first, last, lowest and highest point, so that metrics/get-history-bulk-interval reads a
  * few thousand block rows instead of whole histories (store/metric-sampling.ts). This module holds
  * the level geometry (pure bigint arithmetic, tested on its own) and the SQL shared by the writer
  * (insertMetrics) and the reader.
  *
- * Exact ordering in float8 arrays: steps and timestamps are bigints; `float8[]` aggregates
- * (min/max, hash aggregation, no sort) compare them exactly when each is split into two float8s,
- * x >> 26 and x & (2^26 - 1) (both exact, and ordered as x is). Values keep float8's order, in
- * which NaN is above every number.
+ * Points are compared exactly through float8 arrays (db/rollup-arrays.ts).
  */
 
-/** Level l holds blocks of 2^shift steps: block = step >> shift (floor, negative steps included). */
+import { byStep, byValue, byValueDesc, fromByStep, fromByValue, fromByValueDesc } from "../db/rollup-arrays.js";
+
+/**
+ * Level l holds blocks of 2^shift steps: block = step >> shift (floor, negative steps included).
+ * Listed finest first (by shift); the level numbers are what metric_rollups stores: 0-3 since
+ * migration 0006, 4 (blocks of 64 steps, between 0 and 1) since 0014. Each block of a level is
+ * made of whole blocks of every finer level.
+ */
 export const ROLLUP_LEVELS: ReadonlyArray<{ level: number; shift: number }> = [
   { level: 0, shift: 4 },
+  { level: 4, shift: 6 },
   { level: 1, shift: 8 },
   { level: 2, shift: 12 },
   { level: 3, shift: 16 },
 ];
+
+/** The shift of a stored level number. */
+export function levelShift(level: number): number {
+  const found = ROLLUP_LEVELS.find((l) => l.level === level);
+  if (found === undefined) throw new Error(`no rollup level ${level}`);
+  return found.shift;
+}
 
 export const INT64_MIN = -(2n ** 63n);
 export const INT64_MAX = 2n ** 63n - 1n;
 
 /** The `(VALUES ...)` of the levels, as `l (level, shift)`. */
 export const LEVELS_SQL = `(VALUES ${ROLLUP_LEVELS.map((l) => `(${l.level}, ${l.shift})`).join(", ")}) AS l (level, shift)`;
-
-const split = (x: string) => `(${x} >> 26)::float8, (${x} & 67108863)::float8`;
-const negSplit = (x: string) => `-(${x} >> 26)::float8, -(${x} & 67108863)::float8`;
-const joined = (a: string, i: number) => `(${a}[${i}]::bigint * 67108864 + ${a}[${i + 1}]::bigint)`;
-const joinedNeg = (a: string, i: number) => `((-${a}[${i}])::bigint * 67108864 + (-${a}[${i + 1}])::bigint)`;
-
-/** Array ordered by (step, timestamp, value): min is the first point, max the last. */
-export const byStep = (step: string, timestamp: string, value: string) =>
-  `ARRAY[${split(step)}, ${split(timestamp)}, ${value}]`;
-/** Array ordered by (value, step, timestamp): min is the lowest point (ties: earliest). */
-export const byValue = (step: string, timestamp: string, value: string) =>
-  `ARRAY[${value}, ${split(step)}, ${split(timestamp)}]`;
-/** Array whose max is the highest point (ties: earliest step, then timestamp). */
-export const byValueDesc = (step: string, timestamp: string, value: string) =>
-  `ARRAY[${value}, ${negSplit(step)}, ${negSplit(timestamp)}]`;
-
-/** (step, timestamp, value) SQL expressions of an array built by byStep / byValue / byValueDesc. */
-export const fromByStep = (a: string) => [joined(a, 1), joined(a, 3), `${a}[5]`] as const;
-export const fromByValue = (a: string) => [joined(a, 2), joined(a, 4), `${a}[1]`] as const;
-export const fromByValueDesc = (a: string) => [joinedNeg(a, 2), joinedNeg(a, 4), `${a}[1]`] as const;
 
 const COLUMNS = `n, first_step, first_timestamp, first_value, last_step, last_timestamp, last_value,
   min_step, min_timestamp, min_value, max_step, max_timestamp, max_value`;

@@ -1,18 +1,13 @@
 import type { Knex } from "knex";
+import { byStep, byValue, byValueDesc, fromByStep, fromByValue, fromByValueDesc } from "../db/rollup-arrays.js";
 import {
   INT64_MAX,
   INT64_MIN,
   ROLLUP_LEVELS,
   blockSteps,
-  byStep,
-  byValue,
-  byValueDesc,
   chooseLevelSql,
   countPieces,
   coveredBlocks,
-  fromByStep,
-  fromByValue,
-  fromByValueDesc,
 } from "./metric-rollups.js";
 
 /** SQL of metrics/get-history-bulk-interval: downsampled histories of one key over many runs. */

@@ -12,6 +12,7 @@ import * as entityTagsMlflow from "./0010_entity_tags_mlflow.js";
 import * as usersPermissions from "./0011_users_permissions.js";
 import * as webSessions from "./0012_web_sessions.js";
 import * as authThrottleAudit from "./0013_auth_throttle_audit.js";
+import * as metricRollups64 from "./0014_metric_rollups_64.js";
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -33,6 +34,7 @@ const migrations: ReadonlyArray<[string, Migration]> = [
   ["0011_users_permissions", usersPermissions],
   ["0012_web_sessions", webSessions],
   ["0013_auth_throttle_audit", authThrottleAudit],
+  ["0014_metric_rollups_64", metricRollups64],
 ];
 
 /** A static migration source, so the compiled server needs no file-system globbing. */
