@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { OpenApiDocument } from "./json.js";
-import { normalise } from "./normalise.js";
+import { keyOperations, mergeSchemas, normalise } from "./normalise.js";
 
 const op = (operationId: string) => ({ get: { operationId, responses: { "200": { description: "ok" } } } });
 
@@ -55,5 +55,36 @@ describe("normalise", () => {
       description: "The id.",
       "x-spec-diff-schema": "Id",
     });
+  });
+
+  it("leaves the operations the other side lacks out of the merge, as they were, in their place", () => {
+    const holder = { allOf: [{ $ref: "#/components/schemas/Id" }, { description: "The id." }] };
+    const doc: OpenApiDocument = {
+      openapi: "3.1.0",
+      paths: {
+        "/things": {
+          summary: "Things",
+          get: { operationId: "getThing", parameters: [{ name: "id", in: "query", schema: holder }] },
+          post: { operationId: "postThing", parameters: [{ name: "id", in: "query", schema: holder }] },
+        },
+      },
+      components: { schemas: { Id: { type: "string" }, Unused: { allOf: [{ type: "string" }] } } },
+    };
+    const keyed = keyOperations(doc);
+    const { document, operations } = mergeSchemas(keyed, (operation) => operation === "GET /things");
+    const paths = document.paths as Record<string, Record<string, { parameters: Array<{ schema: object }> }>>;
+    const item = paths["/things"] as Record<string, unknown>;
+    expect(Object.keys(item)).toEqual(["summary", "get", "post"]);
+    expect(paths["/things"]?.get?.parameters[0]?.schema).toEqual({
+      type: "string",
+      description: "The id.",
+      "x-spec-diff-schema": "Id",
+    });
+    // Not merged: the operation as keyOperations gave it.
+    expect(item.post).toBe((keyed.document.paths as Record<string, Record<string, unknown>>)["/things"]?.post);
+    expect([...operations.keys()]).toEqual(["GET /things", "POST /things"]);
+    // Components that only the operations left out use are not merged either.
+    expect((document.components as { schemas: object }).schemas).not.toHaveProperty("Unused");
+    expect(normalise(doc).document.components).toHaveProperty("schemas.Unused", { type: "string" });
   });
 });
