@@ -119,9 +119,11 @@ function openApiRules(before: OpenApiDocument, after: OpenApiDocument): CompareR
   const mediaType = child(content, "/*");
   const own = mediaType["/schema"];
   if (typeof own !== "function") throw new Error("api-smart-diff's media type rules have no /schema");
-  const responseSchema = reverser()(openApiSchemaRules()) as CompareRules;
+  // One rules object for every response schema, so that the rules' transformations (skippingEqual)
+  // are worked out once for it rather than at every response.
+  const responseSchema = { ...(reverser()(openApiSchemaRules()) as CompareRules), $: allBreaking };
   mediaType["/schema"] = (context: { path: Array<string | number> }): unknown =>
-    isResponseSchema(context.path) ? { ...responseSchema, $: allBreaking } : (own as RuleFactory)(context);
+    isResponseSchema(context.path) ? responseSchema : (own as RuleFactory)(context);
   return skippingEqual(before, after)({ ...rules, "/components": { skip: true } }) as CompareRules;
 }
 
