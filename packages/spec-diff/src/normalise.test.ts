@@ -78,7 +78,7 @@ describe("normalise", () => {
   });
 
   it("leaves the operations the other side lacks out of the merge, as they were, in their place", () => {
-    const holder = { allOf: [{ $ref: "#/components/schemas/Id" }, { description: "The id." }] };
+    const holder: JsonObject = { allOf: [{ $ref: "#/components/schemas/Id" }, { description: "The id." }] };
     const doc: OpenApiDocument = {
       openapi: "3.1.0",
       paths: {
