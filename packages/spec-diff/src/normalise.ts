@@ -12,6 +12,7 @@
  *   so that reports can say `DoubleClause` after the merge has inlined it.
  */
 import { merge } from "allof-merge";
+import { withoutCycles } from "./cycles.js";
 import { isObject, refName, resolvePointer, type JsonObject, type JsonValue, type OpenApiDocument } from "./json.js";
 import { pruneComponents } from "./unchanged.js";
 
@@ -177,12 +178,15 @@ export function mergeSchemas(
 function mergeUsedComponents(document: OpenApiDocument): OpenApiDocument {
   const options = { mergeRefSibling: true, source: document };
   const { components, ...rest } = document;
-  const mergedRest = merge(rest, options) as unknown;
+  const mergedRest = withoutCycles(merge(rest, options) as JsonValue, { keep: [SCHEMA_NAME_KEY] });
   if (!isObject(mergedRest)) throw new Error("allof-merge returned no document");
   if (!isObject(components)) return mergedRest;
   const used = pruneComponents({ ...mergedRest, components }).components;
-  const mergedComponents = (merge({ openapi: document.openapi ?? null, components: used ?? {} }, options) as JsonObject)
-    .components as JsonValue;
+  const mergedComponents = withoutCycles(
+    (merge({ openapi: document.openapi ?? null, components: used ?? {} }, options) as JsonObject)
+      .components as JsonValue,
+    { base: ["components"], keep: [SCHEMA_NAME_KEY] },
+  );
   // The document's own order of keys.
   const out: JsonObject = {};
   for (const key of Object.keys(document))
