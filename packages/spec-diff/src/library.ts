@@ -116,7 +116,7 @@ function mergeStable(): (value: unknown) => boolean {
     if (typeof value !== "object" || value === null) return true;
     const known = memo.get(value);
     if (known !== undefined) return known;
-    memo.set(value, true); // a cycle back to a value being checked adds nothing
+    memo.set(value, false); // until known: a cycle back to it counts as needing the merge (the safe side)
     let result: boolean;
     if (Array.isArray(value)) result = value.every(stable);
     else {
