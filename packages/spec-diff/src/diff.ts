@@ -13,7 +13,8 @@ import { locate } from "./locate.js";
 import { withoutUnchangedPaths } from "./unchanged.js";
 import {
   DEFAULT_PREFIX_PATTERN,
-  normalise,
+  keyOperations,
+  mergeSchemas,
   operationKey,
   prefixKeyCounts,
   SCHEMA_NAME_KEY,
@@ -72,8 +73,11 @@ export function diffDocuments(before: OpenApiDocument, after: OpenApiDocument, o
     droppable: (path) => keyCounts.every((counts) => (counts.get(path) ?? 0) <= 1),
     prune: true,
   });
-  const b = normalise(early.before, options);
-  const a = normalise(early.after, options);
+  // An operation only one side has is reported as a whole: its schemas need no merge.
+  const keyedBefore = keyOperations(early.before, options);
+  const keyedAfter = keyOperations(early.after, options);
+  const b = mergeSchemas(keyedBefore, (operation) => keyedAfter.operations.has(operation));
+  const a = mergeSchemas(keyedAfter, (operation) => keyedBefore.operations.has(operation));
   const compared = withoutUnchangedPaths(b.document, a.document);
   const diffs = libraryDiffs(compared.before, compared.after);
   const context = new Context(b, a);

@@ -11,6 +11,10 @@
  *   most of the comparison.
  * - Subtrees that are equal on both sides (their `$ref`s followed) are not walked: on a review of
  *   one changed field, walking them was nearly all of the library's work.
+ * - The library merges `allOf` at every schema node it visits, each time over the whole subtree
+ *   (most of its remaining work on revision B -> C). The documents come here merged already
+ *   (./normalise.ts), so a subtree without `allOf`, and without `$ref`, `anyOf` or `oneOf` beside
+ *   other keys (what the merge would change), is passed on as it is; the others are merged as before.
  * - Content types are paired exactly before wildcards (./media-types.ts), so that an unchanged
  *   `*` + `/` + `*` beside other types is not reported as removed and added.
  */
@@ -24,6 +28,8 @@ import {
   type Diff,
   discoverCompareEngine,
   isResponseSchema,
+  jsonSchemaMappingResolver,
+  jsonSchemaMergeAllOf,
   openApiSchemaRules,
   openapi3Rules,
   reverseClassifyRuleTransformer,
@@ -99,6 +105,51 @@ function skippingEqual(before: OpenApiDocument, after: OpenApiDocument): (rules:
   });
 }
 
+/**
+ * Whether allof-merge, as the library calls it, would change nothing in a value: no `allOf`, and
+ * no `$ref`, `anyOf` or `oneOf` with siblings in it (at any depth; memoised per object, the
+ * documents are not modified).
+ */
+function mergeStable(): (value: unknown) => boolean {
+  const memo = new WeakMap<object, boolean>();
+  const stable = (value: unknown): boolean => {
+    if (typeof value !== "object" || value === null) return true;
+    const known = memo.get(value);
+    if (known !== undefined) return known;
+    memo.set(value, false); // until known: a cycle back to it counts as needing the merge (the safe side)
+    let result: boolean;
+    if (Array.isArray(value)) result = value.every(stable);
+    else {
+      const node = value as Record<string, unknown>;
+      // The merge distributes the siblings of `anyOf` / `oneOf` into their items, and resolves a
+      // `$ref` that has siblings: alone, they stay as they are.
+      const keys = Object.keys(node);
+      result =
+        !("allOf" in node) &&
+        !(("$ref" in node || "anyOf" in node || "oneOf" in node) && keys.length > 1) &&
+        Object.values(node).every(stable);
+    }
+    memo.set(value, result);
+    return result;
+  };
+  return stable;
+}
+
+/**
+ * The library's allOf merge step (last of every schema's transforms, as its rules without
+ * `notMergeAllOf` have it), skipped where it would change nothing (`mergeStable`).
+ */
+function mergingAllOf(): (rules: unknown) => unknown {
+  const merge = jsonSchemaMergeAllOf("2020-12");
+  const stable = mergeStable();
+  const step: CompareTransformResolver = (x, y) => (stable(x) && stable(y) ? [x, y] : merge(x, y));
+  return transformRules((rules) =>
+    rules.mapping === jsonSchemaMappingResolver
+      ? { ...rules, transform: [...((rules.transform as CompareTransformResolver[] | undefined) ?? []), step] }
+      : rules,
+  );
+}
+
 function child(rules: unknown, ...keys: string[]): Record<string, unknown> {
   let node = rules;
   for (const key of keys) {
@@ -110,7 +161,8 @@ function child(rules: unknown, ...keys: string[]): Record<string, unknown> {
 
 /** The library's OpenAPI 3 rules with the changes above. */
 function openApiRules(before: OpenApiDocument, after: OpenApiDocument): CompareRules {
-  const rules = openapi3Rules() as Record<string, unknown>;
+  // Without the library's own allOf merge: mergingAllOf puts it back where it can change something.
+  const rules = openapi3Rules({ notMergeAllOf: true }) as Record<string, unknown>;
   // The media type rules, shared by request bodies and responses: their schema rules depend on the path.
   // A request schema keeps the library's own rules (and their cache, shared with the parameters).
   // One content rules object serves request bodies and responses.
@@ -119,10 +171,15 @@ function openApiRules(before: OpenApiDocument, after: OpenApiDocument): CompareR
   const mediaType = child(content, "/*");
   const own = mediaType["/schema"];
   if (typeof own !== "function") throw new Error("api-smart-diff's media type rules have no /schema");
-  const responseSchema = reverser()(openApiSchemaRules()) as CompareRules;
+  // One rules object for every response schema, so that the rules' transformations (skippingEqual)
+  // are worked out once for it rather than at every response.
+  const responseSchema = {
+    ...(reverser()(openApiSchemaRules({ notMergeAllOf: true })) as CompareRules),
+    $: allBreaking,
+  };
   mediaType["/schema"] = (context: { path: Array<string | number> }): unknown =>
-    isResponseSchema(context.path) ? { ...responseSchema, $: allBreaking } : (own as RuleFactory)(context);
-  return skippingEqual(before, after)({ ...rules, "/components": { skip: true } }) as CompareRules;
+    isResponseSchema(context.path) ? responseSchema : (own as RuleFactory)(context);
+  return skippingEqual(before, after)(mergingAllOf()({ ...rules, "/components": { skip: true } })) as CompareRules;
 }
 
 /** api-smart-diff's diffs of two documents (OpenAPI 3 with the rules above, anything else as it comes). */

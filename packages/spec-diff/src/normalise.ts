@@ -12,7 +12,9 @@
  *   so that reports can say `DoubleClause` after the merge has inlined it.
  */
 import { merge } from "allof-merge";
+import { withoutCycles } from "./cycles.js";
 import { isObject, refName, resolvePointer, type JsonObject, type JsonValue, type OpenApiDocument } from "./json.js";
+import { pruneComponents } from "./unchanged.js";
 
 /** The API prefixes that are not part of an operation's identity: `/2.0/tracker`, `/2.0/preview/tracker` (and `mlflow`). */
 export const DEFAULT_PREFIX_PATTERN = /^\/\d+\.\d+(?:\/preview)?\/(?:tracker|mlflow)(?=\/)/;
@@ -60,7 +62,19 @@ export function operationKey(method: string, key: string): string {
   return `${method.toUpperCase()} ${key}`;
 }
 
+/** A document as `keyOperations` gives it: keyed and tagged, its `allOf`s not merged yet. */
+export type KeyedDocument = NormalisedDocument;
+
+/** Keys the operations of a document and merges its `allOf`s: `keyOperations`, then `mergeSchemas`. */
 export function normalise(source: OpenApiDocument, options: NormaliseOptions = {}): NormalisedDocument {
+  return mergeSchemas(keyOperations(source, options));
+}
+
+/**
+ * A copy of the document with every schema reference tagged and its paths keyed below the API
+ * prefix, and its operations; the allOf merge is the next step (`mergeSchemas`).
+ */
+export function keyOperations(source: OpenApiDocument, options: NormaliseOptions = {}): KeyedDocument {
   const prefix = options.prefixPattern ?? DEFAULT_PREFIX_PATTERN;
   // A copy with every schema reference tagged: the source is not modified.
   const document = withSchemaNames(source) as OpenApiDocument;
@@ -97,10 +111,87 @@ export function normalise(source: OpenApiDocument, options: NormaliseOptions = {
     }
   }
   if (isObject(document.paths)) document.paths = rekeyed;
+  return { document, operations, originalPaths };
+}
 
-  const merged = merge(document, { mergeRefSibling: true }) as unknown;
-  if (!isObject(merged)) throw new Error("allof-merge returned no document");
-  return { document: inlinePathReferences(merged, merged, new Set()) as OpenApiDocument, operations, originalPaths };
+/**
+ * Merges the `allOf`s of a keyed document (allof-merge), except in the operations for which
+ * `compared` is false: an operation that the other document does not have is reported as added or
+ * removed, as a whole, and what it holds is never compared. Those operations are left out of the
+ * merge, with the components only they use, and put back as they were; on revision B -> C (26
+ * operations added) that is most of the merge's work.
+ */
+export function mergeSchemas(
+  keyed: KeyedDocument,
+  compared: (operation: string) => boolean = () => true,
+): NormalisedDocument {
+  const { document, operations, originalPaths } = keyed;
+  const aside = new Map<string, { item: JsonObject; methods: Set<string> }>();
+  let input = document;
+  if (isObject(document.paths)) {
+    const paths: JsonObject = {};
+    for (const [key, item] of Object.entries(document.paths)) {
+      const methods = new Set<string>(
+        isObject(item)
+          ? HTTP_METHODS.filter((method) => isObject(item[method]) && !compared(operationKey(method, key)))
+          : [],
+      );
+      if (!isObject(item) || methods.size === 0) {
+        paths[key] = item;
+        continue;
+      }
+      aside.set(key, { item, methods });
+      const kept: JsonObject = {};
+      for (const [k, value] of Object.entries(item)) if (!methods.has(k)) kept[k] = value;
+      paths[key] = kept;
+    }
+    if (aside.size > 0) input = { ...document, paths };
+  }
+
+  const merged = mergeUsedComponents(input);
+  const result = inlinePathReferences(merged, merged, new Set()) as OpenApiDocument;
+  if (aside.size > 0 && isObject(result.paths)) {
+    const paths = result.paths;
+    for (const [key, { item, methods }] of aside) {
+      const done = paths[key];
+      const back: JsonObject = {};
+      for (const [k, value] of Object.entries(item)) {
+        if (methods.has(k)) back[k] = value;
+        else if (isObject(done) && Object.hasOwn(done, k)) back[k] = done[k] as JsonValue;
+      }
+      if (isObject(done)) for (const [k, value] of Object.entries(done)) if (!Object.hasOwn(back, k)) back[k] = value;
+      paths[key] = back;
+    }
+  }
+  return { document: result, operations, originalPaths };
+}
+
+/**
+ * The document with its `allOf`s merged (allof-merge), and of its components only those that the
+ * rest of the merged document still references. Most component schemas are used through `allOf`
+ * (`{allOf: [{$ref: ExperimentId}, {description}]}`), which the merge inlines where they are used:
+ * merging them in `components` as well was most of the merge's work, for entries that nothing reads
+ * (revision C: 3 of its 109 schemas are still referenced). So the rest of the document is merged
+ * first, then the components it references (transitively), each with `$ref`s resolved in the whole
+ * document as one merge of everything would.
+ */
+function mergeUsedComponents(document: OpenApiDocument): OpenApiDocument {
+  const options = { mergeRefSibling: true, source: document };
+  const { components, ...rest } = document;
+  const mergedRest = withoutCycles(merge(rest, options) as JsonValue, { keep: [SCHEMA_NAME_KEY] });
+  if (!isObject(mergedRest)) throw new Error("allof-merge returned no document");
+  if (!isObject(components)) return mergedRest;
+  const used = pruneComponents({ ...mergedRest, components }).components;
+  const mergedComponents = withoutCycles(
+    (merge({ openapi: document.openapi ?? null, components: used ?? {} }, options) as JsonObject)
+      .components as JsonValue,
+    { base: ["components"], keep: [SCHEMA_NAME_KEY] },
+  );
+  // The document's own order of keys.
+  const out: JsonObject = {};
+  for (const key of Object.keys(document))
+    out[key] = key === "components" ? mergedComponents : (mergedRest[key] as JsonValue);
+  return out;
 }
 
 /**
