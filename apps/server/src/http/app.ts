@@ -30,6 +30,7 @@ import { parseQueryString } from "./query-string.js";
 import { compressResponses } from "./compress.js";
 import { limitInFlightRequests } from "./in-flight-limit.js";
 import { inSeries } from "./in-series.js";
+import { requestWork } from "./request-work.js";
 
 export interface AppOptions {
   services: Services;
@@ -136,14 +137,18 @@ function dispatch(
     const input: object = req.method === "GET" ? req.query : (req.body ?? {});
     const mlflow = originOf(res).mlflow;
     if (checks) checkAnswersOf(res, checks(spec, mlflow)(operationId));
-    const body = await handler({
-      revision,
-      input,
-      services: mlflow ? mlflowServices(services) : services,
-      req,
-      res,
-      mlflow,
-    });
+    // Counted as part of the request until it settles, even when its client has gone meanwhile
+    // (http/request-work.ts): shutdown and the in-flight bound wait for it.
+    const body = await requestWork(res, () =>
+      handler({
+        revision,
+        input,
+        services: mlflow ? mlflowServices(services) : services,
+        req,
+        res,
+        mlflow,
+      }),
+    );
     if (body !== undefined) sendJson(res, body);
   };
 }
