@@ -9,7 +9,7 @@ import { requestLogging } from "./request-logging.js";
 import { sendJson } from "./json-response.js";
 import { operationRouter } from "./operation-router.js";
 import { checkAnswersOf, responseChecks, type ResponseCheck } from "./response-check.js";
-import { mlflowDocument } from "./mlflow-documents.js";
+import { mlflowDocument, mlflowDocumentDiffers } from "./mlflow-documents.js";
 import { originOf } from "./request-origin.js";
 import { validatorMiddlewares, validatorSteps } from "./validator-steps.js";
 import { searchByGet } from "./get-as-post.js";
@@ -83,6 +83,8 @@ function byOrigin(
     return express.Router().use(validatorSteps(steps), dispatchStep);
   };
   const tracker = chainFor(false);
+  // A document with nothing to relax serves MLflow's paths as it is: one validator to load, not two.
+  if (!mlflowDocumentDiffers(spec)) return tracker;
   const mlflow = chainFor(true);
   return (req, res, next) => (originOf(res).mlflow ? mlflow : tracker)(req, res, next);
 }

@@ -3,6 +3,7 @@ import * as OpenApiValidator from "express-openapi-validator";
 import { mlflowDocument } from "./mlflow-documents.js";
 import { specPath, type SpecName } from "./revisions.js";
 import { cacheValidatorRouteCompilation } from "./route-match-cache.js";
+import { shareApiDocumentCheck } from "./api-document-check.js";
 
 /**
  * Per-request work of express-openapi-validator 5.6 (dist/openapi.validator.js) that gives the same
@@ -135,6 +136,7 @@ function directOnceBuilt(step: RequestHandler, built: BuiltValidation): RequestH
 /** express-openapi-validator's middlewares for a document (spec/*.yaml, or its relaxed copy for MLflow's paths). */
 export function validatorMiddlewares(spec: SpecName, mlflow: boolean): RequestHandler[] {
   cacheValidatorRouteCompilation();
+  shareApiDocumentCheck();
   const steps = OpenApiValidator.middleware({
     // express-openapi-validator's types want its own document type; the relaxed copy is that JSON.
     apiSpec: mlflow ? (mlflowDocument(spec) as unknown as string) : specPath(spec),
