@@ -37,7 +37,7 @@ export function shareApiDocumentCheck(): boolean {
   if (Original[SHARED]) return true;
   const made = new Map<string, object>();
   // A constructor that returns an object gives that object to `new`: the shared checker.
-  const Shared = function SharedOpenApiSchemaValidator(options: SchemaValidatorOptions): object {
+  const shared = function sharedOpenApiSchemaValidator(options: SchemaValidatorOptions): object {
     const key = `${options.version} ${options.validateApiSpec === true}`;
     let checker = made.get(key);
     if (!checker) {
@@ -46,7 +46,7 @@ export function shareApiDocumentCheck(): boolean {
     }
     return checker;
   } as unknown as SchemaValidatorClass & { [SHARED]?: true };
-  Shared[SHARED] = true;
-  mod.OpenAPISchemaValidator = Shared;
-  return schemaValidatorModule().OpenAPISchemaValidator === Shared;
+  shared[SHARED] = true;
+  mod.OpenAPISchemaValidator = shared;
+  return schemaValidatorModule().OpenAPISchemaValidator === shared;
 }
