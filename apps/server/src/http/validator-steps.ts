@@ -4,6 +4,7 @@ import { mlflowDocument } from "./mlflow-documents.js";
 import { specPath, type SpecName } from "./revisions.js";
 import { cacheValidatorRouteCompilation } from "./route-match-cache.js";
 import { shareApiDocumentCheck } from "./api-document-check.js";
+import { lookUpSchemaRefsWithoutCompiling } from "./schema-ref-lookup.js";
 
 /**
  * Per-request work of express-openapi-validator 5.6 (dist/openapi.validator.js) that gives the same
@@ -137,6 +138,7 @@ function directOnceBuilt(step: RequestHandler, built: BuiltValidation): RequestH
 export function validatorMiddlewares(spec: SpecName, mlflow: boolean): RequestHandler[] {
   cacheValidatorRouteCompilation();
   shareApiDocumentCheck();
+  lookUpSchemaRefsWithoutCompiling();
   const steps = OpenApiValidator.middleware({
     // express-openapi-validator's types want its own document type; the relaxed copy is that JSON.
     apiSpec: mlflow ? (mlflowDocument(spec) as unknown as string) : specPath(spec),
