@@ -11,8 +11,11 @@ describe.runIf(process.platform === "linux")("processTreeCpuMs", () => {
       `${process.execPath} -e 'const t = process.cpuUsage(); while (process.cpuUsage(t).user < 300_000);' & wait; exec sleep 30`,
     ]);
     try {
-      let cpu = 0;
-      while ((cpu = processTreeCpuMs(shell.pid!)) < 300) await new Promise((r) => setTimeout(r, 50));
+      let cpu = processTreeCpuMs(shell.pid!);
+      while (cpu < 300) {
+        await new Promise((r) => setTimeout(r, 50));
+        cpu = processTreeCpuMs(shell.pid!);
+      }
       expect(cpu).toBeGreaterThanOrEqual(300);
       expect(processTreeCpuMs(process.pid)).toBeGreaterThanOrEqual(cpu);
     } finally {
