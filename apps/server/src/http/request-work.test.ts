@@ -45,6 +45,16 @@ async function listening(handler: http.RequestListener): Promise<{ server: http.
   return { server, port: (server.address() as AddressInfo).port };
 }
 
+/** A server whose requests run held work, and one upload to it whose handler has started. */
+async function oneHeldUpload() {
+  const held = heldWork();
+  const { server, port } = await listening((_req, res) => void requestWork(res, held.work));
+  const connections = manageConnections(server);
+  const client = cutLater(port);
+  await held.started;
+  return { held, connections, client };
+}
+
 describe("a request is over when its handler has settled, not when its client has gone", () => {
   it("close() waits for the handler of a request whose client has gone (a cut upload cleaning up)", async () => {
     const held = heldWork();
@@ -74,11 +84,7 @@ describe("a request is over when its handler has settled, not when its client ha
   });
 
   it("after the drain timeout, close() cuts and resolves without the handlers, counting them", async () => {
-    const held = heldWork();
-    const { server, port } = await listening((_req, res) => void requestWork(res, held.work));
-    const connections = manageConnections(server);
-    const client = cutLater(port);
-    await held.started;
+    const { held, connections, client } = await oneHeldUpload();
     const cut = await connections.close(50);
     expect(cut).toBe(1);
     expect(held.state.done).toBe(false);
@@ -87,11 +93,7 @@ describe("a request is over when its handler has settled, not when its client ha
   });
 
   it("idle() resolves once the handlers of cut requests have settled", async () => {
-    const held = heldWork();
-    const { server, port } = await listening((_req, res) => void requestWork(res, held.work));
-    const connections = manageConnections(server);
-    const client = cutLater(port);
-    await held.started;
+    const { held, connections, client } = await oneHeldUpload();
     client.destroy();
     let idle = false;
     const idling = connections.idle().then(() => (idle = true));
