@@ -11,7 +11,7 @@ import { abortAbandonedMultipartUploads, s3Stores, sweepUploads } from "./core/a
 import { seedFromTemplate } from "./db/pglite-template.js";
 import { startEmbeddedDatabase } from "./db/embedded-database.js";
 import { appReady, createApp } from "./http/app.js";
-import { manageConnections } from "./http/connections.js";
+import { manageConnections, type RequestActivity } from "./http/connections.js";
 import { limitBodyIdleTime } from "./http/body-timeout.js";
 import { answerClientErrors } from "./http/security.js";
 import { handlers } from "./http/handlers/index.js";
@@ -34,6 +34,10 @@ export interface RunningServer {
    * then cuts them), closes the pool.
    */
   close(): Promise<void>;
+  /** Requests received so far, and those not over yet (answer closed and handler settled: http/request-work.ts). */
+  activity(): RequestActivity;
+  /** Resolves once no request is in flight. */
+  idle(): Promise<void>;
 }
 
 /**
@@ -235,5 +239,7 @@ export async function startServer(
       await close();
     },
     close,
+    activity: () => connections.activity(),
+    idle: () => connections.idle(),
   };
 }

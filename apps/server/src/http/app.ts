@@ -9,7 +9,7 @@ import { requestLogging } from "./request-logging.js";
 import { sendJson } from "./json-response.js";
 import { operationRouter } from "./operation-router.js";
 import { checkAnswersOf, responseChecks, type ResponseCheck } from "./response-check.js";
-import { mlflowDocument } from "./mlflow-documents.js";
+import { mlflowDocument, mlflowDocumentDiffers } from "./mlflow-documents.js";
 import { originOf } from "./request-origin.js";
 import { validatorMiddlewares, validatorSteps } from "./validator-steps.js";
 import { searchByGet } from "./get-as-post.js";
@@ -31,6 +31,7 @@ import { compressResponses } from "./compress.js";
 import { limitInFlightRequests } from "./in-flight-limit.js";
 import { inSeries } from "./in-series.js";
 import { jsonBody } from "./json-body.js";
+import { requestWork } from "./request-work.js";
 
 export interface AppOptions {
   services: Services;
@@ -83,6 +84,8 @@ function byOrigin(
     return inSeries([...validatorSteps(steps), dispatchStep]);
   };
   const tracker = chainFor(false);
+  // A document with nothing to relax serves MLflow's paths as it is: one validator to load, not two.
+  if (!mlflowDocumentDiffers(spec)) return tracker;
   const mlflow = chainFor(true);
   return (req, res, next) => (originOf(res).mlflow ? mlflow : tracker)(req, res, next);
 }
@@ -137,14 +140,18 @@ function dispatch(
     const input: object = req.method === "GET" ? req.query : (req.body ?? {});
     const mlflow = originOf(res).mlflow;
     if (checks) checkAnswersOf(res, checks(spec, mlflow)(operationId));
-    const body = await handler({
-      revision,
-      input,
-      services: mlflow ? mlflowServices(services) : services,
-      req,
-      res,
-      mlflow,
-    });
+    // Counted as part of the request until it settles, even when its client has gone meanwhile
+    // (http/request-work.ts): shutdown and the in-flight bound wait for it.
+    const body = await requestWork(res, () =>
+      handler({
+        revision,
+        input,
+        services: mlflow ? mlflowServices(services) : services,
+        req,
+        res,
+        mlflow,
+      }),
+    );
     if (body !== undefined) sendJson(res, body);
   };
 }

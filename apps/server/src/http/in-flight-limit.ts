@@ -2,6 +2,7 @@ import type { RequestHandler } from "express";
 import type { Logger } from "../logging/logger.js";
 import { sendError } from "./error-handler.js";
 import { OPEN_PATHS } from "./security.js";
+import { whenRequestOver } from "./request-work.js";
 
 /**
  * A bound on the requests one server process works on at once. Every request in flight holds
@@ -51,14 +52,9 @@ export function limitInFlightRequests(max: number, logger?: Logger): RequestHand
       return;
     }
     inFlight++;
-    let released = false;
-    const release = () => {
-      if (released) return;
-      released = true;
-      inFlight--;
-    };
-    // 'close' comes after 'finish', and alone when the connection is cut first.
-    res.once("close", release);
+    // Over when the answer has closed and the handler has settled: a cut request's handler may
+    // still be working after its client has gone (http/request-work.ts).
+    whenRequestOver(res, () => inFlight--);
     next();
   };
 }

@@ -1,7 +1,8 @@
 import fs from "node:fs";
 import { describe, expect, it } from "vitest";
-import { mlflowDocument } from "./mlflow-documents.js";
-import { specPath } from "./revisions.js";
+import { mlflowDocument, mlflowDocumentDiffers } from "./mlflow-documents.js";
+import { isDeepStrictEqual } from "node:util";
+import { SPEC_ORDER, specPath } from "./revisions.js";
 
 type Schema = { maxLength?: number; properties?: Record<string, Schema> };
 const schemasOf = (doc: unknown) => (doc as { components: { schemas: Record<string, Schema> } }).components.schemas;
@@ -21,5 +22,15 @@ describe("mlflowDocument", () => {
     expect(relaxed.ExperimentName.maxLength).toBe(500);
     expect(relaxed.ExperimentId.maxLength).toBe(19);
     expect(fs.readFileSync(specPath("c"), "utf8")).toBe(before);
+  });
+});
+
+describe("mlflowDocumentDiffers", () => {
+  it("says whether the relaxed copy differs from the document: only then do MLflow's paths get a validator of their own", () => {
+    for (const spec of SPEC_ORDER) {
+      const same = isDeepStrictEqual(JSON.parse(fs.readFileSync(specPath(spec), "utf8")), mlflowDocument(spec));
+      expect(mlflowDocumentDiffers(spec), spec).toBe(!same);
+    }
+    expect(SPEC_ORDER.filter(mlflowDocumentDiffers)).toEqual(["c", "b", "a"]);
   });
 });

@@ -1,8 +1,8 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { describe, expect, it } from "vitest";
-import { apiAt, startTestServer, testDatabases, useTestServer } from "@tracker/testing";
+import { afterAll, describe, expect, it } from "vitest";
+import { apiAt, testDatabases, useTestServer } from "@tracker/testing";
 
 /**
  * The cases MLflow 1.30's REST suite (tests/tracking/test_rest_tracking.py) failed on, through
@@ -127,38 +127,31 @@ describe.each(testDatabases())("MLflow 2.x/3.x operations through MLflow's paths
 });
 
 describe("MLflow 1.30 REST suite: --default-artifact-root file:///...", () => {
+  // Both servers start in hooks: the test's time is its own requests, not two cold starts.
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), "tracker-file-root-"));
+  const uri = useTestServer("pglite", { artifactRoot: `file://${root}` });
+  const plain = useTestServer("pglite", { artifactRoot: root });
+  afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
+
   it("answers experiments' artifact_location as file:// URIs", async () => {
-    const root = fs.mkdtempSync(path.join(os.tmpdir(), "tracker-file-root-"));
-    const server = await startTestServer("pglite", { artifactRoot: `file://${root}` });
-    try {
-      const mlflow = apiAt(server.url, "2.0/mlflow");
-      const id = (await mlflow.post<{ experiment_id: string }>("experiments/create", { name: "uri" })).body
-        .experiment_id;
-      const got = await mlflow.get<{ experiment: { artifact_location: string } }>("experiments/get", {
-        experiment_id: id,
-      });
-      expect(got.body.experiment.artifact_location).toBe(`file://${root}/${id}`);
-      const run = await mlflow.post<{ run: { info: { run_id: string; artifact_uri: string } } }>("runs/create", {
-        experiment_id: id,
-      });
-      expect(run.body.run.info.artifact_uri).toBe(`file://${root}/${id}/${run.body.run.info.run_id}/artifacts`);
-      // A plain folder keeps plain paths.
-      const plain = await startTestServer("pglite", { artifactRoot: root });
-      try {
-        const plainId = (
-          await apiAt(plain.url, "2.0/mlflow").post<{ experiment_id: string }>("experiments/create", { name: "p" })
-        ).body.experiment_id;
-        const plainGot = await apiAt(plain.url, "2.0/mlflow").get<{ experiment: { artifact_location: string } }>(
-          "experiments/get",
-          { experiment_id: plainId },
-        );
-        expect(plainGot.body.experiment.artifact_location).toBe(path.join(root, plainId));
-      } finally {
-        await plain.dispose();
-      }
-    } finally {
-      await server.dispose();
-      fs.rmSync(root, { recursive: true, force: true });
-    }
+    const mlflow = apiAt(uri.url, "2.0/mlflow");
+    const id = (await mlflow.post<{ experiment_id: string }>("experiments/create", { name: "uri" })).body.experiment_id;
+    const got = await mlflow.get<{ experiment: { artifact_location: string } }>("experiments/get", {
+      experiment_id: id,
+    });
+    expect(got.body.experiment.artifact_location).toBe(`file://${root}/${id}`);
+    const run = await mlflow.post<{ run: { info: { run_id: string; artifact_uri: string } } }>("runs/create", {
+      experiment_id: id,
+    });
+    expect(run.body.run.info.artifact_uri).toBe(`file://${root}/${id}/${run.body.run.info.run_id}/artifacts`);
+    // A plain folder keeps plain paths.
+    const plainId = (
+      await apiAt(plain.url, "2.0/mlflow").post<{ experiment_id: string }>("experiments/create", { name: "p" })
+    ).body.experiment_id;
+    const plainGot = await apiAt(plain.url, "2.0/mlflow").get<{ experiment: { artifact_location: string } }>(
+      "experiments/get",
+      { experiment_id: plainId },
+    );
+    expect(plainGot.body.experiment.artifact_location).toBe(path.join(root, plainId));
   });
 });

@@ -4,6 +4,8 @@ import * as OpenApiValidator from "express-openapi-validator";
 import { mlflowDocument } from "./mlflow-documents.js";
 import { specPath, type SpecName } from "./revisions.js";
 import { cacheValidatorRouteCompilation } from "./route-match-cache.js";
+import { shareApiDocumentCheck } from "./api-document-check.js";
+import { lookUpSchemaRefsWithoutCompiling } from "./schema-ref-lookup.js";
 
 /**
  * Per-request work of express-openapi-validator 5.6 (dist/openapi.validator.js) that gives the same
@@ -151,6 +153,8 @@ export function mayReceiveFiles(document: unknown): boolean {
 /** express-openapi-validator's middlewares for a document (spec/*.yaml, or its relaxed copy for MLflow's paths). */
 export function validatorMiddlewares(spec: SpecName, mlflow: boolean): RequestHandler[] {
   cacheValidatorRouteCompilation();
+  shareApiDocumentCheck();
+  lookUpSchemaRefsWithoutCompiling();
   const document: unknown = mlflow ? mlflowDocument(spec) : JSON.parse(fs.readFileSync(specPath(spec), "utf8"));
   const steps = OpenApiValidator.middleware({
     // express-openapi-validator's types want its own document type; the relaxed copy is that JSON.

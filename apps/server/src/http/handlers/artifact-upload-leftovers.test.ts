@@ -30,24 +30,44 @@ function filesBelow(dir: string): string[] {
     .sort();
 }
 
+/** Polls `check` until it holds: a state the server reaches by itself (the test's timeout bounds it). */
+async function until(check: () => boolean): Promise<void> {
+  while (!check()) await new Promise((r) => setTimeout(r, 20));
+}
+
 /**
- * Waits for the server (in this process) to finish with what the test started: on PGlite hundreds of
- * cut uploads queue on one connection, and their cleanup with them, for a few seconds.
+ * Waits for the server (in this process) to be done with `count` more requests than `before`: it has
+ * received them, and every request is over, the handlers of cut ones included (their cleanup).
  */
-async function eventually(check: () => boolean, ms = 15_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!check() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+async function requestsOver(server: { activity(): { received: number }; idle(): Promise<void> }, count: number) {
+  const before = server.activity().received;
+  return async () => {
+    await until(() => server.activity().received >= before + count);
+    await server.idle();
+  };
+}
+
+/** Sends the head of a PUT with `Content-Length: announced` and `sent` bytes; `cut()` resets the connection. */
+function heldUpload(port: number, target: string, announced: number, sent: number): { cut(): Promise<void> } {
+  const socket = net.connect(port, "127.0.0.1");
+  socket.on("error", () => undefined);
+  const closed = new Promise<void>((resolve) => socket.on("close", () => resolve()));
+  socket.write(`PUT ${target} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: ${announced}\r\n\r\n`);
+  const written = new Promise<void>((resolve) => socket.write(Buffer.alloc(sent, 0x61), () => resolve()));
+  return {
+    async cut() {
+      await written;
+      socket.destroy();
+      await closed;
+    },
+  };
 }
 
 /** Sends the head of a PUT with `Content-Length: announced` and `sent` bytes, then resets the connection. */
-function cutUpload(port: number, target: string, announced: number, sent: number, holdMs = 0): Promise<void> {
-  return new Promise((resolve) => {
-    const socket = net.connect(port, "127.0.0.1");
-    socket.on("error", () => undefined);
-    socket.on("close", () => resolve());
-    socket.write(`PUT ${target} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: ${announced}\r\n\r\n`);
-    socket.write(Buffer.alloc(sent, 0x61), () => setTimeout(() => socket.destroy(), holdMs));
-  });
+async function cutUpload(port: number, target: string, announced: number, sent: number, holdMs = 0): Promise<void> {
+  const upload = heldUpload(port, target, announced, sent);
+  if (holdMs > 0) await new Promise((r) => setTimeout(r, holdMs));
+  await upload.cut();
 }
 
 describe.each(testDatabases())("artifact uploads leave nothing behind (%s)", (kind) => {
@@ -68,6 +88,7 @@ describe.each(testDatabases())("artifact uploads leave nothing behind (%s)", (ki
     fs.readdirSync(suite.server.dataDir).filter((name) => name !== "pgdata" && name !== "artifacts");
 
   it("removes the temporary file of a body cut short (Content-Length 1000, 3 bytes, close): one by one and in a burst", async () => {
+    const over = await requestsOver(suite.server, 10 + 200 + 20);
     for (let i = 0; i < 10; i++) await cutUpload(suite.server.port, `${A}/${cutBase}/cut/one-${i}.bin`, 1000, 3);
     await Promise.all(
       Array.from({ length: 200 }, (_, i) =>
@@ -80,7 +101,7 @@ describe.each(testDatabases())("artifact uploads leave nothing behind (%s)", (ki
         cutUpload(suite.server.port, `${A}/${cutBase}/cut/late-${i}.bin`, 1 << 20, 200_000, 50),
       ),
     );
-    await eventually(() => filesBelow(suite.server.dataDir).length === 0);
+    await over();
     expect(filesBelow(suite.server.dataDir), JSON.stringify(filesBelow(suite.server.dataDir))).toEqual([]);
     expect((await fetch(`${suite.url}${A}/${cutBase}/cut/one-0.bin`)).status).toBe(404);
     // The server still answers, its in-flight requests released.
@@ -89,8 +110,9 @@ describe.each(testDatabases())("artifact uploads leave nothing behind (%s)", (ki
   });
 
   it("keeps temporary files outside the destination: a client can neither read nor name them, and `.tracker-upload-*` is a name like any other", async () => {
-    const started = cutUpload(suite.server.port, `${A}/${base}/held.bin`, 1 << 20, 1000, 300);
-    await eventually(() => uploadsOf().some((dir) => fs.readdirSync(path.join(suite.server.dataDir, dir)).length > 0));
+    // Held open until the test has seen its temporary file (a cut after a fixed time could come first).
+    const held = heldUpload(suite.server.port, `${A}/${base}/held.bin`, 1 << 20, 1000);
+    await until(() => uploadsOf().some((dir) => fs.readdirSync(path.join(suite.server.dataDir, dir)).length > 0));
     const [uploadDir] = uploadsOf();
     expect(uploadDir, "an upload folder beside the destination").toBeDefined();
     const [temp] = fs.readdirSync(path.join(suite.server.dataDir, uploadDir!));
@@ -99,16 +121,16 @@ describe.each(testDatabases())("artifact uploads leave nothing behind (%s)", (ki
     for (const p of [`../${uploadDir}/${temp}`, `%2E%2E/${uploadDir}/${temp}`]) {
       expect((await rawRequest(suite.server.port, "GET", `${A}/${p}`))?.status, p).toBe(400);
     }
-    await started;
+    // Received already (its handler made the file): over once its handler has removed it.
+    await held.cut();
+    await suite.server.idle();
     const evil = `${base}/.tracker-upload-evil`;
     expect((await fetch(`${suite.url}${A}/${evil}`, { method: "PUT", body: "mine" })).status).toBe(200);
     expect(await (await fetch(`${suite.url}${A}/${evil}`)).text()).toBe("mine");
     expect(await (await fetch(`${suite.url}${A}?path=${encodeURIComponent(base)}`)).json()).toEqual({
       files: [{ path: ".tracker-upload-evil", is_dir: false, file_size: 4 }],
     });
-    await eventually(() =>
-      uploadsOf().every((dir) => fs.readdirSync(path.join(suite.server.dataDir, dir)).length === 0),
-    );
+    await suite.server.idle();
     expect(uploadsOf().flatMap((dir) => fs.readdirSync(path.join(suite.server.dataDir, dir)))).toEqual([]);
   });
 
