@@ -24,47 +24,50 @@ export function processAlive(pid: number): boolean {
   }
 }
 
-/** The processes whose parent is `parent` (Linux: read from /proc; elsewhere none). */
-export function childProcesses(parent: number): number[] {
+/** A process as /proc/<pid>/stat shows it: its parent and the fields after its name. */
+interface ProcStat {
+  pid: number;
+  ppid: number;
+  /** `state ppid pgrp ...`: the fields after the last ")" (the name may hold spaces and parentheses). */
+  fields: string[];
+}
+
+/** Every process's /proc/<pid>/stat (Linux; elsewhere none). */
+function procStats(): ProcStat[] {
   let entries: string[];
   try {
     entries = fs.readdirSync("/proc").filter((entry) => /^\d+$/.test(entry));
   } catch {
     return [];
   }
-  return entries.map(Number).filter((pid) => {
+  const stats: ProcStat[] = [];
+  for (const entry of entries) {
     try {
-      // `pid (comm) state ppid ...`: the fields after the last ")".
-      const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
-      return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]) === parent;
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, "utf8");
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      stats.push({ pid: Number(entry), ppid: Number(fields[1]), fields });
     } catch {
-      return false; // exited meanwhile
+      // exited meanwhile
     }
-  });
+  }
+  return stats;
+}
+
+/** The processes whose parent is `parent` (Linux: read from /proc; elsewhere none). */
+export function childProcesses(parent: number): number[] {
+  return procStats()
+    .filter((p) => p.ppid === parent)
+    .map((p) => p.pid);
 }
 
 /** CPU time (ms) a process and its descendants have used, those they waited for included (Linux: /proc; else 0). */
 export function processTreeCpuMs(pid: number): number {
-  let entries: string[];
-  try {
-    entries = fs.readdirSync("/proc").filter((entry) => /^\d+$/.test(entry));
-  } catch {
-    return 0;
-  }
   const children = new Map<number, number[]>();
   const cpu = new Map<number, number>();
-  for (const entry of entries) {
-    let stat: string;
-    try {
-      stat = fs.readFileSync(`/proc/${entry}/stat`, "utf8");
-    } catch {
-      continue; // exited meanwhile
-    }
-    // After the last ")": ppid is the 2nd field, utime, stime, cutime, cstime the 12th-15th, in ticks (100 a second).
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    const ppid = Number(fields[1]);
-    cpu.set(Number(entry), [11, 12, 13, 14].reduce((sum, i) => sum + Number(fields[i]), 0) * 10);
-    children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
+  for (const p of procStats()) {
+    // utime, stime, cutime, cstime: the 12th-15th fields after the name, in ticks (100 a second).
+    cpu.set(p.pid, [11, 12, 13, 14].reduce((sum, i) => sum + Number(p.fields[i]), 0) * 10);
+    children.set(p.ppid, [...(children.get(p.ppid) ?? []), p.pid]);
   }
   const tree = (p: number): number => (children.get(p) ?? []).reduce((sum, c) => sum + tree(c), cpu.get(p) ?? 0);
   return tree(pid);

@@ -1,7 +1,12 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { runCli as runTrackerCli, startServerProcess, type ServerProcess as TrackerProcess } from "@tracker/testing";
+import {
+  childProcesses,
+  runCli as runTrackerCli,
+  startServerProcess,
+  type ServerProcess as TrackerProcess,
+} from "@tracker/testing";
 import { SERVER_CLI } from "./paths.js";
 
 /** `tracker server` as users run it (the built CLI), in its own process(es). */
@@ -11,22 +16,6 @@ export interface ServerProcess {
   /** The primary's pid and its workers' (node:cluster children). */
   pids(): number[];
   stop(): Promise<void>;
-}
-
-function childPids(parent: number): number[] {
-  const found: number[] = [];
-  for (const entry of fs.readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = fs.readFileSync(`/proc/${entry}/stat`, "utf8");
-      // pid (comm) state ppid ...: comm may contain spaces, so split after the last ')'.
-      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
-      if (ppid === parent) found.push(Number(entry));
-    } catch {
-      // the process ended meanwhile
-    }
-  }
-  return found;
 }
 
 /** Runs the CLI to completion (db migrate); throws when it fails. */
@@ -57,7 +46,7 @@ export async function startServer(
     cli,
   });
   const pid = server.child.pid!;
-  const pids = () => (workers > 1 ? [pid, ...childPids(pid)] : [pid]);
+  const pids = () => (workers > 1 ? [pid, ...childProcesses(pid)] : [pid]);
   const started = performance.now();
   let healthy = 0;
   // Ready when every worker is up and /health answered a few times in a row.
@@ -151,7 +140,7 @@ function processCpuSeconds(pid: number): number {
 
 /** Pids of one PostgreSQL cluster: the postmaster and its children (backends, helpers). */
 export function clusterPids(postmasterPid: number): number[] {
-  return [postmasterPid, ...childPids(postmasterPid)];
+  return [postmasterPid, ...childProcesses(postmasterPid)];
 }
 
 export interface CpuReport {
