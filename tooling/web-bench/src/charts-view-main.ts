@@ -52,7 +52,7 @@ const serveWith = (server: ServerModule, dir: string, url: string) =>
     server.loadConfig({}, { port: 0, host: "127.0.0.1", dataDir, databaseUrl: url, webDir: dir, logLevel: "silent" }),
   );
 const servers = [await serveWith({ loadConfig, startServer }, webDir, databaseUrl)];
-const builds = [{ name: "this build", url: servers[0]!.url, server: servers[0]! }];
+const builds = [{ name: "this build", url: servers[0]!.url }];
 // --before-server: the other server gets a database of its own in the same cluster (its
 // migrations may differ from this build's), seeded alike.
 const beforeDatabase = args.beforeServer ? `charts_view_before_${process.pid}` : undefined;
@@ -69,7 +69,7 @@ if (args.before) {
   const before = await serveWith(module, path.resolve(args.before), url);
   servers.push(before);
   const server = beforeDatabase ? ` and server ${args.beforeServer}` : "";
-  builds.unshift({ name: `before (${args.before}${server})`, url: before.url, server: before });
+  builds.unshift({ name: `before (${args.before}${server})`, url: before.url });
 }
 const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: [...CHROMIUM_ARGS] });
 try {
