@@ -74,15 +74,20 @@ const postgresOptions = (config: TrackerConfig, workers = 1) => ({
  * one server process at a time (db/migration-lock.ts): several may start at once.
  */
 async function migrate(database: Database, logger?: Logger): Promise<void> {
+  const applied = await migrateOnce(database, logger);
+  if (applied.length > 0) logger?.info({ migrations: applied }, `applied ${applied.length} database migration(s)`);
+}
+
+async function migrateOnce(database: Database, logger?: Logger): Promise<string[]> {
   if (!database.url) return migrateLatest(database.knex);
   const url = database.url;
-  await withMigrationLock(url, async () => {
+  return withMigrationLock(url, async () => {
     const untimed = connectDatabase({ databaseUrl: url, poolMax: 1, statementTimeoutMs: 0, logger });
     try {
       // Holding the lock, no other server is migrating: a knex lock left set by a process killed
       // mid-migration (its migration rolled back with its connection) would block every start.
       await untimed.knex.migrate.forceFreeMigrationsLock();
-      await migrateLatest(untimed.knex);
+      return await migrateLatest(untimed.knex);
     } finally {
       await untimed.close();
     }

@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 import { configFromFlags, workerCount } from "./options.js";
 import { ConfigError, parseByteSize } from "../config/config.js";
@@ -277,6 +278,34 @@ describe.each(testDatabases())("tracker CLI on %s", (kind) => {
       expect(run.stdout).toMatch(/up to date/);
     }
   });
+
+  it.runIf(kind === "postgres")(
+    "refuses a database migrated by a newer build, saying so (a rolling upgrade's restart)",
+    async () => {
+      const store = await backendStore(kind);
+      disposers.push(store.dispose);
+      const first = await runCli(["db", "migrate", "--backend-store-uri", store.uri]);
+      expect(first.code, first.stderr).toBe(0);
+      expect(first.stdout).toMatch(/applied \d+ database migration\(s\)/);
+      const client = new pg.Client({ connectionString: store.uri });
+      await client.connect();
+      try {
+        await client.query(
+          "INSERT INTO knex_migrations (name, batch, migration_time) VALUES ('9999_from_the_future', 99, now())",
+        );
+      } finally {
+        await client.end();
+      }
+      const refusal =
+        /the database was migrated by a newer tracker: migration 9999_from_the_future is not known to this build/;
+      const migrate = await runCli(["db", "migrate", "--backend-store-uri", store.uri]);
+      expect(migrate.code).toBe(2);
+      expect(migrate.stderr).toMatch(refusal);
+      const serve = await runCli(["server", "--workers", "1", "--backend-store-uri", store.uri]);
+      expect(serve.code).toBe(2);
+      expect(serve.stderr).toMatch(refusal);
+    },
+  );
 
   it("serves with --namespace mlflow: mlflow.* system tags, and both path segments", async () => {
     const store = await backendStore(kind);

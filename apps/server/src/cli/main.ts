@@ -236,7 +236,8 @@ async function runServer(
 async function migrate(flags: ServerFlags): Promise<void> {
   const config = await resolveConfig(flags);
   try {
-    await (await openDatabase(config)).close();
+    // The log names the migrations applied, if any.
+    await (await openDatabase(config, createLogger(config.logLevel, config.logFormat))).close();
   } catch (err) {
     fail(`migration failed: ${errorText(err)}`);
   }

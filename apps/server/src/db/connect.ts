@@ -7,6 +7,7 @@ import pg from "pg";
 import type { Logger } from "../logging/logger.js";
 import { driverLog } from "./driver-log.js";
 import { migrationSource } from "./migrations/index.js";
+import { refuseNewerSchema } from "./newer-schema.js";
 
 export type DatabaseKind = "postgres" | "pglite";
 
@@ -132,7 +133,12 @@ export function connectDatabase(options: ConnectOptions): Database {
   return { knex, kind: "pglite", close: () => knex.destroy() };
 }
 
-/** Applies every pending migration. */
-export async function migrateLatest(knex: Knex): Promise<void> {
-  await knex.migrate.latest({ migrationSource });
+/**
+ * Applies every pending migration and returns their names (none: it was up to date); refuses a
+ * database migrated by a newer build (NewerSchemaError).
+ */
+export async function migrateLatest(knex: Knex): Promise<string[]> {
+  await refuseNewerSchema(knex);
+  const [, applied]: [number, string[]] = await knex.migrate.latest({ migrationSource });
+  return applied;
 }

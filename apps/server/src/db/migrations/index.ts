@@ -37,6 +37,9 @@ const migrations: ReadonlyArray<[string, Migration]> = [
   ["0014_metric_rollups_64", metricRollups64],
 ];
 
+/** The names of this build's migrations, in order. */
+export const migrationNames: readonly string[] = migrations.map(([name]) => name);
+
 /** A static migration source, so the compiled server needs no file-system globbing. */
 export const migrationSource: Knex.MigrationSource<[string, Migration]> = {
   async getMigrations() {
