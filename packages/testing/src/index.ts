@@ -33,12 +33,12 @@ export {
   startServerProcess,
   backendStore,
   processAlive,
-  childProcesses,
   commandLineOf,
   type CliRun,
   type ServerProcess,
   type ServerProcessOptions,
 } from "./cli-process.js";
+export { childProcesses, ownCpuMs, processTreeCpuMs, procStats, type ProcStat } from "./proc.js";
 export { startCluster, postgresBinDir, type PgCluster } from "./pg-cluster.js";
 export {
   chunked,

@@ -8,6 +8,7 @@
  * source file; plus the CPU the server process and PostgreSQL spent meanwhile.
  */
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from "@tracker/testing/chromium";
+import { ownCpuMs, procStats } from "@tracker/testing/proc";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -52,19 +53,11 @@ interface CpuProfile {
 
 /** CPU seconds (user + system) of the machine's PostgreSQL processes (by command name) so far. */
 function cpuOfPostgres(): number {
-  let ticks = 0;
-  for (const pid of fs.readdirSync("/proc").filter((p) => /^\d+$/.test(p))) {
-    try {
-      const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
-      const name = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
-      if (name !== "postgres") continue;
-      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      ticks += Number(fields[11]) + Number(fields[12]);
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return ticks / 100;
+  return (
+    procStats()
+      .filter((p) => p.name === "postgres")
+      .reduce((sum, p) => sum + ownCpuMs(p), 0) / 1000
+  );
 }
 
 /** The trace events a main-thread task is summed up by (declared before the top-level run below uses it). */
