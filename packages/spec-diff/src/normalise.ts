@@ -176,7 +176,7 @@ export function mergeSchemas(
  * document as one merge of everything would.
  */
 function mergeUsedComponents(document: OpenApiDocument): OpenApiDocument {
-  const options = { mergeRefSibling: true, source: document };
+  const options = { mergeRefSibling: true, mergeCombinarySibling: true, source: document };
   const { components, ...rest } = document;
   const mergedRest = withoutCycles(merge(rest, options) as JsonValue, { keep: [SCHEMA_NAME_KEY] });
   if (!isObject(mergedRest)) throw new Error("allof-merge returned no document");
