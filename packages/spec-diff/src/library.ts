@@ -44,13 +44,16 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === "object" && !Array.isArray(value);
 }
 
+/** A change of one rules object; its `/...` children are left to `transformRules`. */
+type RulesStep = (rules: Record<string, unknown>) => Record<string, unknown>;
+
 /**
  * A lazy transformation of a rules tree: `transform` applied to every rules object met in a
  * comparison (the objects below keys `/...`, and the results of rule functions), once per object.
+ * Several steps go into one `transform` rather than one `transformRules` each: the library calls a
+ * rule function at every node it visits, and each layer would copy its fresh result again.
  */
-function transformRules(
-  transform: (rules: Record<string, unknown>) => Record<string, unknown>,
-): (rules: unknown) => unknown {
+function transformRules(transform: RulesStep): (rules: unknown) => unknown {
   const memo = new WeakMap<object, unknown>();
   const apply = (rules: unknown): unknown => {
     if (typeof rules === "function") return (...args: unknown[]) => apply((rules as RuleFactory)(...args));
@@ -84,10 +87,10 @@ function reverser(): (rules: unknown) => unknown {
  * field is nearly all of its work. A node whose values differ keeps the rules' own transforms and
  * comparison. The library's transforms treat the two sides alike, so equal values stay equal.
  */
-function skippingEqual(before: OpenApiDocument, after: OpenApiDocument): (rules: unknown) => unknown {
+function skippingEqual(before: OpenApiDocument, after: OpenApiDocument): RulesStep {
   const equal = equality(before, after, { unresolved: "differ" });
   const same = (x: unknown, y: unknown) => equal(x as JsonValue, y as JsonValue);
-  return transformRules((rules) => {
+  return (rules) => {
     const ownCompare = rules.compare as CompareResolver | undefined;
     const compare: CompareResolver = (context) =>
       same(context.before.value, context.after.value)
@@ -102,7 +105,7 @@ function skippingEqual(before: OpenApiDocument, after: OpenApiDocument): (rules:
       return values;
     };
     return { ...rules, compare, transform: [transform] };
-  });
+  };
 }
 
 /**
@@ -139,15 +142,14 @@ function mergeStable(): (value: unknown) => boolean {
  * The library's allOf merge step (last of every schema's transforms, as its rules without
  * `notMergeAllOf` have it), skipped where it would change nothing (`mergeStable`).
  */
-function mergingAllOf(): (rules: unknown) => unknown {
+function mergingAllOf(): RulesStep {
   const merge = jsonSchemaMergeAllOf("2020-12");
   const stable = mergeStable();
   const step: CompareTransformResolver = (x, y) => (stable(x) && stable(y) ? [x, y] : merge(x, y));
-  return transformRules((rules) =>
+  return (rules) =>
     rules.mapping === jsonSchemaMappingResolver
       ? { ...rules, transform: [...((rules.transform as CompareTransformResolver[] | undefined) ?? []), step] }
-      : rules,
-  );
+      : rules;
 }
 
 function child(rules: unknown, ...keys: string[]): Record<string, unknown> {
@@ -179,7 +181,13 @@ function openApiRules(before: OpenApiDocument, after: OpenApiDocument): CompareR
   };
   mediaType["/schema"] = (context: { path: Array<string | number> }): unknown =>
     isResponseSchema(context.path) ? responseSchema : (own as RuleFactory)(context);
-  return skippingEqual(before, after)(mergingAllOf()({ ...rules, "/components": { skip: true } })) as CompareRules;
+  // Both steps in one pass over the rules (one copy of each rules object met, not one per step).
+  const withMerge = mergingAllOf();
+  const withSkip = skippingEqual(before, after);
+  return transformRules((node) => withSkip(withMerge(node)))({
+    ...rules,
+    "/components": { skip: true },
+  }) as CompareRules;
 }
 
 /** api-smart-diff's diffs of two documents (OpenAPI 3 with the rules above, anything else as it comes). */
