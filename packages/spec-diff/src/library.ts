@@ -12,9 +12,11 @@
  * - Subtrees that are equal on both sides (their `$ref`s followed) are not walked: on a review of
  *   one changed field, walking them was nearly all of the library's work.
  * - The library merges `allOf` at every schema node it visits, each time over the whole subtree
- *   (most of its remaining work on revision B -> C). The documents come here merged already
- *   (./normalise.ts), so a subtree without `allOf`, and without `$ref`, `anyOf` or `oneOf` beside
- *   other keys (what the merge would change), is passed on as it is; the others are merged as before.
+ *   (most of its remaining work on revision B -> C). The documents come here merged already, the
+ *   siblings of `anyOf` / `oneOf` distributed into their items (./normalise.ts), so a subtree
+ *   without `allOf`, and without `$ref`, `anyOf` or `oneOf` beside other keys (what the merge would
+ *   change), is passed on as it is; the others (a `$ref` with siblings, as where a recursive
+ *   schema loops back, ./cycles.ts) are merged as before.
  * - Content types are paired exactly before wildcards (./media-types.ts), so that an unchanged
  *   `*` + `/` + `*` beside other types is not reported as removed and added.
  */
