@@ -46,22 +46,56 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === "object" && !Array.isArray(value);
 }
 
-/** A change of one rules object; its `/...` children are left to `transformRules`. */
+/**
+ * A change of one rules object; its `/...` children are left to `transformRules`. Its result must
+ * depend on the object's own entries only (not on which object it is).
+ */
 type RulesStep = (rules: Record<string, unknown>) => Record<string, unknown>;
+
+/** Whether two rules objects have the same keys in the same order, with the very same values. */
+function sameEntries(a: Record<string, unknown>, b: Record<string, unknown>): boolean {
+  const keys = Object.keys(a);
+  const other = Object.keys(b);
+  if (keys.length !== other.length) return false;
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i] as string;
+    if (key !== other[i] || a[key] !== b[key]) return false;
+  }
+  return true;
+}
 
 /**
  * A lazy transformation of a rules tree: `transform` applied to every rules object met in a
  * comparison (the objects below keys `/...`, and the results of rule functions), once per object.
  * Several steps go into one `transform` rather than one `transformRules` each: the library calls a
  * rule function at every node it visits, and each layer would copy its fresh result again.
+ * Most rule functions return a fresh copy of the same entries at every call (`{...schemaRules, $,
+ * annotate}`): a result with the same entries as the function's previous one gets the previous
+ * result's transformation, which then is the same by the contract of `RulesStep`.
  */
 function transformRules(transform: RulesStep): (rules: unknown) => unknown {
   const memo = new WeakMap<object, unknown>();
+  const wrap = (rules: RuleFactory): RuleFactory => {
+    let lastInput: Record<string, unknown> | undefined;
+    let lastOutput: unknown;
+    return (...args: unknown[]) => {
+      const result = rules(...args);
+      if (!isRecord(result)) return apply(result);
+      if (lastInput !== undefined && sameEntries(result, lastInput)) return lastOutput;
+      lastOutput = apply(result);
+      lastInput = result;
+      return lastOutput;
+    };
+  };
   const apply = (rules: unknown): unknown => {
-    if (typeof rules === "function") return (...args: unknown[]) => apply((rules as RuleFactory)(...args));
-    if (!isRecord(rules)) return rules;
+    if (typeof rules !== "function" && !isRecord(rules)) return rules;
     const known = memo.get(rules);
     if (known !== undefined) return known;
+    if (typeof rules === "function") {
+      const wrapped = wrap(rules as RuleFactory);
+      memo.set(rules, wrapped);
+      return wrapped;
+    }
     const node = transform(rules);
     const out: Record<string, unknown> = {};
     memo.set(rules, out);
