@@ -34,6 +34,30 @@ const lazyChildProcessForCommander = {
   },
 };
 
+// allof-merge (src/normalise.ts) runs an exit hook at every node it walks, which first builds the
+// node's JSON pointer (each segment through encodeURIComponent and two replaces) and then looks it
+// up in a map of allOf items to drop, a map that is empty unless an allOf item failed to merge.
+// Building those pointers was about a fifth of the merge's time on revision B -> C. The bundle
+// gets the hook with an early return on an empty map: the same result, without the pointers.
+const ALLOF_MERGE_EXIT_HOOK = "h=()=>{const{node:e}=c,t=$(l);if(r.has(t))";
+const allOfMergeExitHook = {
+  name: "allof-merge-exit-hook",
+  setup(plugin) {
+    plugin.onLoad({ filter: /[\\/]allof-merge[\\/]dist[\\/]index\.mjs$/ }, (args) => {
+      const source = fs.readFileSync(args.path, "utf8");
+      if (source.split(ALLOF_MERGE_EXIT_HOOK).length !== 2)
+        throw new Error(`${args.path}: allof-merge's exit hook changed; update scripts/bundle-bin.mjs`);
+      return {
+        contents: source.replace(
+          ALLOF_MERGE_EXIT_HOOK,
+          "h=()=>{if(r.size===0)return;const{node:e}=c,t=$(l);if(r.has(t))",
+        ),
+        loader: "js",
+      };
+    });
+  },
+};
+
 // A cache of an earlier bundle is never used (its digest differs), but is not left behind either.
 fs.rmSync(path.join(dist, CODE_CACHE_FILE), { force: true });
 await build({
@@ -47,7 +71,7 @@ await build({
   // A dynamic import() of a built-in module (src/git.ts) becomes a require() when it is reached: the
   // bundle runs as a vm.Script (src/launch.ts), which has no loader for import().
   supported: { "dynamic-import": false },
-  plugins: [lazyChildProcessForCommander],
+  plugins: [lazyChildProcessForCommander, allOfMergeExitHook],
 });
 
 // The bin itself as CommonJS (src/bin.ts with src/launch.ts): an ES module entry would have Node

@@ -12,9 +12,11 @@
  * - Subtrees that are equal on both sides (their `$ref`s followed) are not walked: on a review of
  *   one changed field, walking them was nearly all of the library's work.
  * - The library merges `allOf` at every schema node it visits, each time over the whole subtree
- *   (most of its remaining work on revision B -> C). The documents come here merged already
- *   (./normalise.ts), so a subtree without `allOf`, and without `$ref`, `anyOf` or `oneOf` beside
- *   other keys (what the merge would change), is passed on as it is; the others are merged as before.
+ *   (most of its remaining work on revision B -> C). The documents come here merged already, the
+ *   siblings of `anyOf` / `oneOf` distributed into their items (./normalise.ts), so a subtree
+ *   without `allOf`, and without `$ref`, `anyOf` or `oneOf` beside other keys (what the merge would
+ *   change), is passed on as it is; the others (a `$ref` with siblings, as where a recursive
+ *   schema loops back, ./cycles.ts) are merged as before.
  * - Content types are paired exactly before wildcards (./media-types.ts), so that an unchanged
  *   `*` + `/` + `*` beside other types is not reported as removed and added.
  */
@@ -45,18 +47,55 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 }
 
 /**
+ * A change of one rules object; its `/...` children are left to `transformRules`. Its result must
+ * depend on the object's own entries only (not on which object it is).
+ */
+type RulesStep = (rules: Record<string, unknown>) => Record<string, unknown>;
+
+/** Whether two rules objects have the same keys in the same order, with the very same values. */
+function sameEntries(a: Record<string, unknown>, b: Record<string, unknown>): boolean {
+  const keys = Object.keys(a);
+  const other = Object.keys(b);
+  if (keys.length !== other.length) return false;
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i] as string;
+    if (key !== other[i] || a[key] !== b[key]) return false;
+  }
+  return true;
+}
+
+/**
  * A lazy transformation of a rules tree: `transform` applied to every rules object met in a
  * comparison (the objects below keys `/...`, and the results of rule functions), once per object.
+ * Several steps go into one `transform` rather than one `transformRules` each: the library calls a
+ * rule function at every node it visits, and each layer would copy its fresh result again.
+ * Most rule functions return a fresh copy of the same entries at every call (`{...schemaRules, $,
+ * annotate}`): a result with the same entries as the function's previous one gets the previous
+ * result's transformation, which then is the same by the contract of `RulesStep`.
  */
-function transformRules(
-  transform: (rules: Record<string, unknown>) => Record<string, unknown>,
-): (rules: unknown) => unknown {
+function transformRules(transform: RulesStep): (rules: unknown) => unknown {
   const memo = new WeakMap<object, unknown>();
+  const wrap = (rules: RuleFactory): RuleFactory => {
+    let lastInput: Record<string, unknown> | undefined;
+    let lastOutput: unknown;
+    return (...args: unknown[]) => {
+      const result = rules(...args);
+      if (!isRecord(result)) return apply(result);
+      if (lastInput !== undefined && sameEntries(result, lastInput)) return lastOutput;
+      lastOutput = apply(result);
+      lastInput = result;
+      return lastOutput;
+    };
+  };
   const apply = (rules: unknown): unknown => {
-    if (typeof rules === "function") return (...args: unknown[]) => apply((rules as RuleFactory)(...args));
-    if (!isRecord(rules)) return rules;
+    if (typeof rules !== "function" && !isRecord(rules)) return rules;
     const known = memo.get(rules);
     if (known !== undefined) return known;
+    if (typeof rules === "function") {
+      const wrapped = wrap(rules as RuleFactory);
+      memo.set(rules, wrapped);
+      return wrapped;
+    }
     const node = transform(rules);
     const out: Record<string, unknown> = {};
     memo.set(rules, out);
@@ -84,10 +123,10 @@ function reverser(): (rules: unknown) => unknown {
  * field is nearly all of its work. A node whose values differ keeps the rules' own transforms and
  * comparison. The library's transforms treat the two sides alike, so equal values stay equal.
  */
-function skippingEqual(before: OpenApiDocument, after: OpenApiDocument): (rules: unknown) => unknown {
+function skippingEqual(before: OpenApiDocument, after: OpenApiDocument): RulesStep {
   const equal = equality(before, after, { unresolved: "differ" });
   const same = (x: unknown, y: unknown) => equal(x as JsonValue, y as JsonValue);
-  return transformRules((rules) => {
+  return (rules) => {
     const ownCompare = rules.compare as CompareResolver | undefined;
     const compare: CompareResolver = (context) =>
       same(context.before.value, context.after.value)
@@ -102,7 +141,7 @@ function skippingEqual(before: OpenApiDocument, after: OpenApiDocument): (rules:
       return values;
     };
     return { ...rules, compare, transform: [transform] };
-  });
+  };
 }
 
 /**
@@ -139,15 +178,14 @@ function mergeStable(): (value: unknown) => boolean {
  * The library's allOf merge step (last of every schema's transforms, as its rules without
  * `notMergeAllOf` have it), skipped where it would change nothing (`mergeStable`).
  */
-function mergingAllOf(): (rules: unknown) => unknown {
+function mergingAllOf(): RulesStep {
   const merge = jsonSchemaMergeAllOf("2020-12");
   const stable = mergeStable();
   const step: CompareTransformResolver = (x, y) => (stable(x) && stable(y) ? [x, y] : merge(x, y));
-  return transformRules((rules) =>
+  return (rules) =>
     rules.mapping === jsonSchemaMappingResolver
       ? { ...rules, transform: [...((rules.transform as CompareTransformResolver[] | undefined) ?? []), step] }
-      : rules,
-  );
+      : rules;
 }
 
 function child(rules: unknown, ...keys: string[]): Record<string, unknown> {
@@ -179,7 +217,13 @@ function openApiRules(before: OpenApiDocument, after: OpenApiDocument): CompareR
   };
   mediaType["/schema"] = (context: { path: Array<string | number> }): unknown =>
     isResponseSchema(context.path) ? responseSchema : (own as RuleFactory)(context);
-  return skippingEqual(before, after)(mergingAllOf()({ ...rules, "/components": { skip: true } })) as CompareRules;
+  // Both steps in one pass over the rules (one copy of each rules object met, not one per step).
+  const withMerge = mergingAllOf();
+  const withSkip = skippingEqual(before, after);
+  return transformRules((node) => withSkip(withMerge(node)))({
+    ...rules,
+    "/components": { skip: true },
+  }) as CompareRules;
 }
 
 /** api-smart-diff's diffs of two documents (OpenAPI 3 with the rules above, anything else as it comes). */

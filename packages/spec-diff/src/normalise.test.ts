@@ -112,4 +112,51 @@ describe("normalise", () => {
       minLength: 1,
     });
   });
+
+  it("distributes the siblings of anyOf and oneOf into their items, as api-smart-diff's merge would", () => {
+    const doc: OpenApiDocument = {
+      openapi: "3.1.0",
+      paths: {
+        "/metrics": {
+          get: {
+            parameters: [
+              {
+                name: "value",
+                in: "query",
+                schema: { description: "A value.", anyOf: [{ type: "number" }, { type: "string" }] },
+              },
+              {
+                name: "step",
+                in: "query",
+                schema: { minimum: 0, oneOf: [{ type: "integer" }, { type: "string", pattern: "^[0-9]+$" }] },
+              },
+            ],
+          },
+        },
+      },
+    };
+    const parameters = getAt(normalise(doc).document, ["paths", "/metrics", "get", "parameters"]);
+    expect(parameters).toEqual([
+      {
+        name: "value",
+        in: "query",
+        schema: {
+          anyOf: [
+            { description: "A value.", type: "number" },
+            { description: "A value.", type: "string" },
+          ],
+        },
+      },
+      {
+        name: "step",
+        in: "query",
+        schema: {
+          oneOf: [
+            { minimum: 0, type: "integer" },
+            { minimum: 0, type: "string", pattern: "^[0-9]+$" },
+          ],
+        },
+      },
+    ]);
+  });
 });

@@ -7,7 +7,10 @@
  *   move itself is reported as a change of its own.
  * - `allOf` is merged (allof-merge, the companion library of api-smart-diff by the same author),
  *   so that `{allOf: [{$ref: ExperimentId}, {description}]}` and an inline
- *   `{type: string, description}` compare by content instead of by shape.
+ *   `{type: string, description}` compare by content instead of by shape. The siblings of an
+ *   `anyOf` / `oneOf` are distributed into its items in the same pass, as api-smart-diff's own
+ *   merge step would do at that node: the documents then reach the library with nothing left for
+ *   its merge to change, and it never runs (./library.ts).
  * - Every reference to a component schema is tagged with the schema's name (`x-spec-diff-schema`),
  *   so that reports can say `DoubleClause` after the merge has inlined it.
  */
@@ -176,7 +179,7 @@ export function mergeSchemas(
  * document as one merge of everything would.
  */
 function mergeUsedComponents(document: OpenApiDocument): OpenApiDocument {
-  const options = { mergeRefSibling: true, source: document };
+  const options = { mergeRefSibling: true, mergeCombinarySibling: true, source: document };
   const { components, ...rest } = document;
   const mergedRest = withoutCycles(merge(rest, options) as JsonValue, { keep: [SCHEMA_NAME_KEY] });
   if (!isObject(mergedRest)) throw new Error("allof-merge returned no document");
