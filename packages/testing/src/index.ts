@@ -34,6 +34,7 @@ export {
   backendStore,
   processAlive,
   childProcesses,
+  processTreeCpuMs,
   commandLineOf,
   type CliRun,
   type ServerProcess,
