@@ -396,8 +396,11 @@ horizontal scale: ${workerCounts.join(", ")} worker(s), measured in turn per sce
           warmupSeconds: load.warmupSeconds * workers,
         });
         const primary = m.cpu.primary === undefined ? "" : ` (primary ${m.cpu.primary.toFixed(1)}%)`;
+        const perRequest = (x: number) => (x / m.summary.requestsPerSecond).toFixed(2);
+        const { serverSystem = 0, serverSwitches: switches = { voluntary: 0, involuntary: 0 } } = m.cpu;
+        const detail = `; of the server's CPU ${((100 * serverSystem) / m.cpu.server).toFixed(0)}% system; context switches per request ${perRequest(switches.voluntary)} voluntary, ${perRequest(switches.involuntary)} involuntary`;
         log(
-          `  ${s.name}, ${workers} worker(s): ${fmtSummary(m.summary)} (load average ${m.loadAverage.toFixed(2)}); ${fmtCpu(m.cpu)}${primary}; ${fmtMicros(m.cpu, m.summary)}`,
+          `  ${s.name}, ${workers} worker(s): ${fmtSummary(m.summary)} (load average ${m.loadAverage.toFixed(2)}); ${fmtCpu(m.cpu)}${primary}; ${fmtMicros(m.cpu, m.summary)}${detail}`,
         );
         entry.byWorkers.push({ workers, ...m });
       }

@@ -137,14 +137,31 @@ export function sampleRss(pids: number[]): { stop(): RssReport } {
 
 const CLOCK_TICKS = 100; // USER_HZ: /proc/<pid>/stat counts CPU time in 1/100 s on Linux
 
-function processCpuSeconds(pid: number): number {
+/** A process's user and system CPU time in seconds (/proc/<pid>/stat, all its threads); zeros once it is gone. */
+function processCpu(pid: number): { user: number; system: number } {
   try {
     const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
     const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
     // fields[0] is the state (field 3); utime and stime are fields 14 and 15.
-    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+    return { user: Number(fields[11]) / CLOCK_TICKS, system: Number(fields[12]) / CLOCK_TICKS };
   } catch {
-    return 0;
+    return { user: 0, system: 0 };
+  }
+}
+
+const processCpuSeconds = (pid: number): number => {
+  const { user, system } = processCpu(pid);
+  return user + system;
+};
+
+/** Context switches of a process's main thread so far (/proc/<pid>/status): waits for work, and preemptions. */
+function contextSwitches(pid: number): { voluntary: number; involuntary: number } {
+  try {
+    const status = fs.readFileSync(`/proc/${pid}/status`, "utf8");
+    const count = (name: string) => Number(status.match(new RegExp(`^${name}:\\s+(\\d+)`, "m"))?.[1] ?? 0);
+    return { voluntary: count("voluntary_ctxt_switches"), involuntary: count("nonvoluntary_ctxt_switches") };
+  } catch {
+    return { voluntary: 0, involuntary: 0 };
   }
 }
 
@@ -160,6 +177,10 @@ export interface CpuReport {
   bench: number;
   /** Of `server`, the first server pid's (the node:cluster primary's, when there are workers). */
   primary?: number;
+  /** Of `server`, the system (kernel) part; the rest is user time. */
+  serverSystem?: number;
+  /** Context switches of the server processes' main threads during the interval (per second). */
+  serverSwitches?: { voluntary: number; involuntary: number };
 }
 
 /** CPU time of the server, PostgreSQL and the bench itself over an interval. */
@@ -167,6 +188,8 @@ export function measureCpu(serverPids: () => number[], postmasterPid: number): {
   const postgresPids = () => clusterPids(postmasterPid);
   const before = new Map<number, number>();
   for (const pid of [...serverPids(), ...postgresPids()]) before.set(pid, processCpuSeconds(pid));
+  const systemBefore = new Map(serverPids().map((pid) => [pid, processCpu(pid).system]));
+  const switchesBefore = new Map(serverPids().map((pid) => [pid, contextSwitches(pid)]));
   const ownBefore = process.cpuUsage();
   const started = performance.now();
   const used = (pids: number[]) =>
@@ -177,9 +200,20 @@ export function measureCpu(serverPids: () => number[], postmasterPid: number): {
       const own = process.cpuUsage(ownBefore);
       const percent = (cpu: number) => (100 * cpu) / seconds;
       const server = serverPids();
+      const switches = { voluntary: 0, involuntary: 0 };
+      for (const pid of server) {
+        const now = contextSwitches(pid);
+        const then = switchesBefore.get(pid) ?? { voluntary: 0, involuntary: 0 };
+        switches.voluntary += (now.voluntary - then.voluntary) / seconds;
+        switches.involuntary += (now.involuntary - then.involuntary) / seconds;
+      }
       return {
         primary: server.length > 1 ? percent(used(server.slice(0, 1))) : undefined,
         server: percent(used(server)),
+        serverSystem: percent(
+          server.reduce((sum, pid) => sum + Math.max(0, processCpu(pid).system - (systemBefore.get(pid) ?? 0)), 0),
+        ),
+        serverSwitches: switches,
         postgres: percent(used(postgresPids())),
         bench: percent((own.user + own.system) / 1e6),
       };
