@@ -3,6 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
+import { childProcesses } from "@tracker/testing";
 import pg from "pg";
 import { micros } from "./cpu-per-request.js";
 import { describe, withStatementLog, type CapturedRequest } from "./capture.js";
@@ -372,25 +373,34 @@ async function measureScale(
 ): Promise<ScaleResult[]> {
   if (chosen.length === 0 || workerCounts.length < 2) return [];
   const byCount = new Map<number, ServerProcess>();
+  const bareByCount = new Map<number, Pick<ServerProcess, "url" | "pids" | "stop">>();
   try {
     for (const workers of workerCounts) {
       const server = await startServer(cluster.url, workers);
       servers.push(server);
       byCount.set(workers, server);
+      const bare = await startCalibrationServer(workers);
+      servers.push(bare);
+      bareByCount.set(workers, bare);
     }
     log(`
-horizontal scale: ${workerCounts.join(", ")} worker(s), measured in turn per scenario`);
+horizontal scale: ${workerCounts.join(", ")} worker(s), measured in turn per scenario; first the bare route (calibration) under node:cluster`);
     const results: ScaleResult[] = [];
-    for (const [i, s] of chosen.entries()) {
+    // The bare route first: what 1 and N processes cost on this machine without any of tracker's code.
+    for (const [i, s] of [CALIBRATION_SCENARIO, ...chosen].entries()) {
       const entry: ScaleResult = { name: s.name, connections: s.connections, byWorkers: [] };
+      const serverOf = s === CALIBRATION_SCENARIO ? bareByCount : byCount;
       for (const workers of i % 2 === 0 ? workerCounts : [...workerCounts].reverse()) {
         // Requests of their own (writes carry distinct data): 10,000,000 apart per worker count.
-        const m = await measureHttp(byCount.get(workers)!, cluster.postmasterPid, s, load, 10_000_000 * workers, {
+        const m = await measureHttp(serverOf.get(workers)!, cluster.postmasterPid, s, load, 10_000_000 * workers, {
           warmupSeconds: load.warmupSeconds * workers,
         });
         const primary = m.cpu.primary === undefined ? "" : ` (primary ${m.cpu.primary.toFixed(1)}%)`;
+        const perRequest = (x: number) => (x / m.summary.requestsPerSecond).toFixed(2);
+        const { serverSystem = 0, serverSwitches: switches = { voluntary: 0, involuntary: 0 } } = m.cpu;
+        const detail = `; of the server's CPU ${((100 * serverSystem) / m.cpu.server).toFixed(0)}% system; context switches per request ${perRequest(switches.voluntary)} voluntary, ${perRequest(switches.involuntary)} involuntary`;
         log(
-          `  ${s.name}, ${workers} worker(s): ${fmtSummary(m.summary)} (load average ${m.loadAverage.toFixed(2)}); ${fmtCpu(m.cpu)}${primary}; ${fmtMicros(m.cpu, m.summary)}`,
+          `  ${s.name}, ${workers} worker(s): ${fmtSummary(m.summary)} (load average ${m.loadAverage.toFixed(2)}); ${fmtCpu(m.cpu)}${primary}; ${fmtMicros(m.cpu, m.summary)}${detail}`,
         );
         entry.byWorkers.push({ workers, ...m });
       }
@@ -399,7 +409,7 @@ horizontal scale: ${workerCounts.join(", ")} worker(s), measured in turn per sce
     }
     return results;
   } finally {
-    for (const server of byCount.values()) {
+    for (const server of [...byCount.values(), ...bareByCount.values()]) {
       await server.stop();
       servers.splice(servers.indexOf(server), 1);
     }
@@ -411,9 +421,9 @@ horizontal scale: ${workerCounts.join(", ")} worker(s), measured in turn per sce
  * `offset + 1_000_000`, with the CPU of the server and PostgreSQL and the server's RSS.
  */
 async function measureHttp(
-  server: ServerProcess,
+  server: Pick<ServerProcess, "url" | "pids">,
   postmasterPid: number,
-  s: Scenario,
+  s: Pick<Scenario, "connections" | "request">,
   load: Load,
   offset: number,
   { warmupSeconds = load.warmupSeconds }: { warmupSeconds?: number } = {},
@@ -430,31 +440,56 @@ async function measureHttp(
   return { summary, cpu, rss, loadAverage };
 }
 
+/** calibration-server.mjs with `workers` processes (node:cluster when more than 1), as a server the bench measures. */
+async function startCalibrationServer(workers: number): Promise<Pick<ServerProcess, "url" | "pids" | "stop">> {
+  const child = spawn(process.execPath, [CALIBRATION_SERVER], {
+    stdio: ["ignore", "pipe", "inherit"],
+    env: { ...process.env, CALIBRATION_WORKERS: String(workers) },
+  });
+  try {
+    const url = await new Promise<string>((resolve, reject) => {
+      child.stdout.once("data", (d: Buffer) => resolve(d.toString().trim()));
+      child.once("exit", (code) => reject(new Error(`calibration server exited with ${code}`)));
+    });
+    const pid = child.pid!;
+    return {
+      url,
+      pids: () => (workers > 1 ? [pid, ...childProcesses(pid)] : [pid]),
+      async stop() {
+        const exited = new Promise((resolve) => child.once("exit", resolve));
+        child.kill("SIGTERM");
+        await exited;
+      },
+    };
+  } catch (err) {
+    child.kill("SIGKILL");
+    throw err;
+  }
+}
+
+/** The bare route as a scenario of the horizontal-scale section (it has no raw side). */
+const CALIBRATION_SCENARIO: Pick<Scenario, "name" | "connections" | "request"> = {
+  name: CALIBRATION.name,
+  connections: CALIBRATION.connections,
+  request: () => ({ method: "GET", path: "/ping" }),
+};
+
 /** The calibration scenario: calibration-server.mjs in its own process, the same load as the scenarios. */
 async function measureCalibration(
   postmasterPid: number,
   load: Load,
   log: (line: string) => void,
 ): Promise<BenchResult["calibration"]> {
-  const child = spawn(process.execPath, [CALIBRATION_SERVER], { stdio: ["ignore", "pipe", "inherit"] });
+  const server = await startCalibrationServer(1);
   try {
-    const url = await new Promise<string>((resolve, reject) => {
-      child.stdout.once("data", (d: Buffer) => resolve(d.toString().trim()));
-      child.once("exit", (code) => reject(new Error(`calibration server exited with ${code}`)));
-    });
     log(`\n${CALIBRATION.name}: ${CALIBRATION.description}; ${CALIBRATION.connections} connections`);
-    const request = () => ({ method: "GET" as const, path: "/ping" });
-    await httpLoad(url, CALIBRATION.connections, load.warmupSeconds, request);
-    const loadAverage = os.loadavg()[0];
-    const cpuMeter = measureCpu(() => [child.pid!], postmasterPid);
-    const summary = summarize(await httpLoad(url, CALIBRATION.connections, load.seconds, request));
-    const cpu = cpuMeter.stop();
+    const { summary, cpu, loadAverage } = await measureHttp(server, postmasterPid, CALIBRATION_SCENARIO, load, 0);
     log(
       `  express: ${fmtSummary(summary)} (load average ${loadAverage.toFixed(2)}); ${fmtCpu(cpu)}; ${fmtMicros(cpu, summary)}`,
     );
     return { summary, cpu, loadAverage };
   } finally {
-    child.kill("SIGTERM");
+    await server.stop();
   }
 }
 

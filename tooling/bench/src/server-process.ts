@@ -3,11 +3,15 @@ import os from "node:os";
 import path from "node:path";
 import {
   childProcesses,
+  processTreeCpuMs,
   runCli as runTrackerCli,
   startServerProcess,
   type ServerProcess as TrackerProcess,
 } from "@tracker/testing";
 import { SERVER_CLI } from "./paths.js";
+
+/** CPU time (ms) each server process may use before the server counts as failing to start. */
+const READY_CPU_BUDGET_MS = 60_000;
 
 /** `tracker server` as users run it (the built CLI), in its own process(es). */
 export interface ServerProcess {
@@ -40,21 +44,27 @@ export async function startServer(
 ): Promise<ServerProcess> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "tracker-bench-server-"));
   // Request logging off (warn, the default of startServerProcess): the raw side logs nothing either.
+  // A cold start costs 5-8 s of CPU per process; on a loaded machine that is minutes of wall-clock
+  // time, so the bound is the processes' CPU (as startServerProcess's), not a clock.
+  const cpuBudgetMs = READY_CPU_BUDGET_MS * workers;
   const server = await startServerProcess(["--backend-store-uri", backendStore, "--workers", String(workers)], {
     env: { TRACKER_DATA_DIR: dataDir, TRACKER_WORKERS: String(workers), ...env },
     nodeArgs: [...(process.env.TRACKER_BENCH_NODE_ARGS?.split(" ").filter(Boolean) ?? []), ...nodeArgs],
     cli,
+    cpuBudgetMs,
   });
   const pid = server.child.pid!;
   const pids = () => (workers > 1 ? [pid, ...childProcesses(pid)] : [pid]);
-  const started = performance.now();
   let healthy = 0;
+  let polls = 0;
   // Ready when every worker is up and /health answered a few times in a row.
   while (healthy < 3 * workers) {
     if (!server.alive()) throw new Error(`tracker server exited:\n${server.output()}`);
-    if (performance.now() - started > 60_000) {
+    // The process tree's CPU since it started, read about once a second (a scan of /proc).
+    const cpuMs = ++polls % 10 === 0 ? processTreeCpuMs(pid) : 0;
+    if (cpuMs > cpuBudgetMs) {
       server.kill();
-      throw new Error(`tracker server not ready after 60 s:\n${server.output()}`);
+      throw new Error(`tracker server not ready after ${cpuMs} ms of CPU (budget ${cpuBudgetMs}):\n${server.output()}`);
     }
     try {
       const res = await fetch(`${server.url}/health`);
@@ -127,14 +137,31 @@ export function sampleRss(pids: number[]): { stop(): RssReport } {
 
 const CLOCK_TICKS = 100; // USER_HZ: /proc/<pid>/stat counts CPU time in 1/100 s on Linux
 
-function processCpuSeconds(pid: number): number {
+/** A process's user and system CPU time in seconds (/proc/<pid>/stat, all its threads); zeros once it is gone. */
+function processCpu(pid: number): { user: number; system: number } {
   try {
     const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
     const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
     // fields[0] is the state (field 3); utime and stime are fields 14 and 15.
-    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+    return { user: Number(fields[11]) / CLOCK_TICKS, system: Number(fields[12]) / CLOCK_TICKS };
   } catch {
-    return 0;
+    return { user: 0, system: 0 };
+  }
+}
+
+const processCpuSeconds = (pid: number): number => {
+  const { user, system } = processCpu(pid);
+  return user + system;
+};
+
+/** Context switches of a process's main thread so far (/proc/<pid>/status): waits for work, and preemptions. */
+function contextSwitches(pid: number): { voluntary: number; involuntary: number } {
+  try {
+    const status = fs.readFileSync(`/proc/${pid}/status`, "utf8");
+    const count = (name: string) => Number(status.match(new RegExp(`^${name}:\\s+(\\d+)`, "m"))?.[1] ?? 0);
+    return { voluntary: count("voluntary_ctxt_switches"), involuntary: count("nonvoluntary_ctxt_switches") };
+  } catch {
+    return { voluntary: 0, involuntary: 0 };
   }
 }
 
@@ -150,6 +177,10 @@ export interface CpuReport {
   bench: number;
   /** Of `server`, the first server pid's (the node:cluster primary's, when there are workers). */
   primary?: number;
+  /** Of `server`, the system (kernel) part; the rest is user time. */
+  serverSystem?: number;
+  /** Context switches of the server processes' main threads during the interval (per second). */
+  serverSwitches?: { voluntary: number; involuntary: number };
 }
 
 /** CPU time of the server, PostgreSQL and the bench itself over an interval. */
@@ -157,6 +188,8 @@ export function measureCpu(serverPids: () => number[], postmasterPid: number): {
   const postgresPids = () => clusterPids(postmasterPid);
   const before = new Map<number, number>();
   for (const pid of [...serverPids(), ...postgresPids()]) before.set(pid, processCpuSeconds(pid));
+  const systemBefore = new Map(serverPids().map((pid) => [pid, processCpu(pid).system]));
+  const switchesBefore = new Map(serverPids().map((pid) => [pid, contextSwitches(pid)]));
   const ownBefore = process.cpuUsage();
   const started = performance.now();
   const used = (pids: number[]) =>
@@ -167,9 +200,20 @@ export function measureCpu(serverPids: () => number[], postmasterPid: number): {
       const own = process.cpuUsage(ownBefore);
       const percent = (cpu: number) => (100 * cpu) / seconds;
       const server = serverPids();
+      const switches = { voluntary: 0, involuntary: 0 };
+      for (const pid of server) {
+        const now = contextSwitches(pid);
+        const then = switchesBefore.get(pid) ?? { voluntary: 0, involuntary: 0 };
+        switches.voluntary += (now.voluntary - then.voluntary) / seconds;
+        switches.involuntary += (now.involuntary - then.involuntary) / seconds;
+      }
       return {
         primary: server.length > 1 ? percent(used(server.slice(0, 1))) : undefined,
         server: percent(used(server)),
+        serverSystem: percent(
+          server.reduce((sum, pid) => sum + Math.max(0, processCpu(pid).system - (systemBefore.get(pid) ?? 0)), 0),
+        ),
+        serverSwitches: switches,
         postgres: percent(used(postgresPids())),
         bench: percent((own.user + own.system) / 1e6),
       };

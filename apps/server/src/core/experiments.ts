@@ -87,7 +87,29 @@ export interface ExperimentSearch {
 
 export async function searchExperiments(services: Services, query: ExperimentSearch): Promise<Page<ExperimentRecord>> {
   // One statement: the page's rows with their tags (no second read of the experiments by id).
-  const { rows, nextPageToken } = await searchExperimentRows(
+  const { rows, nextPageToken } = await searchExperimentPage(services, query, store.EXPERIMENT_WITH_TAGS);
+  return { items: rows.map(store.experimentWithTags), nextPageToken };
+}
+
+/**
+ * The same page as searchExperiments, each experiment as the JSON text of revision C's Experiment
+ * (its tags presented in `namespace`), built by the database (store.experimentJsonColumns).
+ */
+export async function searchExperimentsJson(
+  services: Services,
+  query: ExperimentSearch,
+  namespace: string,
+): Promise<Page<string>> {
+  const { rows, nextPageToken } = await searchExperimentPage(services, query, store.experimentJsonColumns(namespace));
+  return { items: rows.map((row) => row.json as string), nextPageToken };
+}
+
+function searchExperimentPage(
+  services: Services,
+  query: ExperimentSearch,
+  columns: Parameters<typeof searchExperimentRows>[2],
+) {
+  return searchExperimentRows(
     services.knex,
     {
       filter: storedTagFilter(services, parseExperimentFilter(query.filter)),
@@ -96,9 +118,8 @@ export async function searchExperiments(services: Services, query: ExperimentSea
       maxResults: query.maxResults,
       pageToken: query.pageToken,
     },
-    store.EXPERIMENT_WITH_TAGS,
+    columns,
   );
-  return { items: rows.map(store.experimentWithTags), nextPageToken };
 }
 
 /** Every experiment of a view type, page by page (revisions A and B list without paging). */

@@ -1,6 +1,7 @@
 import type { ServerResponse } from "node:http";
 import type { Logger } from "../logging/logger.js";
 import { answerCompression } from "./compress.js";
+import { answerObject, JsonText } from "./json-text.js";
 import { answerProblem } from "./response-check.js";
 
 /**
@@ -9,10 +10,10 @@ import { answerProblem } from "./response-check.js";
  * charset, and an ETag: a SHA-1 of every body, for conditional GETs that API clients do not make;
  * MLflow's server sends none either). When the answer is checked against the document (tests,
  * http/response-check.ts), a body that does not match is a server bug: logged, and answered as a 500
- * that says so instead.
+ * that says so instead. A body given as its JSON text (http/json-text.ts) is written as it is.
  */
 export function sendJson(res: ServerResponse, body: object, status = 200): void {
-  const problem = answerProblem(res, status, body);
+  const problem = answerProblem(res, status, () => answerObject(body));
   if (problem !== undefined) {
     (res.req as { log?: Logger }).log?.error({ problem, status }, "response failed validation against the spec");
     writeJson(res, 500, { error_code: "INTERNAL_ERROR", message: `Response does not match the spec: ${problem}` });
@@ -26,7 +27,7 @@ export function sendJson(res: ServerResponse, body: object, status = 200): void 
  * operation's document lists (401 and 403 of authentication, see spec/auth.yaml).
  */
 export function writeJson(res: ServerResponse, status: number, body: object): void {
-  const text = JSON.stringify(body);
+  const text = body instanceof JsonText ? body.text : JSON.stringify(body);
   const length = Buffer.byteLength(text);
   res.statusCode = status;
   res.setHeader("Content-Type", "application/json; charset=utf-8");

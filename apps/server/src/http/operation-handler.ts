@@ -6,6 +6,7 @@ import type { operations as OperationsExt } from "@tracker/types/ext";
 import type { operations as OperationsAuth } from "@tracker/types/auth";
 import type { Revision, SpecName } from "./revisions.js";
 import type { Services } from "../core/services.js";
+import type { JsonText } from "./json-text.js";
 
 /**
  * Handlers are typed from the generated types (@tracker/types) by operationId. One handler serves an
@@ -114,12 +115,12 @@ export type OperationAnswer<Id extends OperationId> = FieldwiseUnion<
 >;
 
 /**
- * A handler returns the JSON response body, or `undefined` when it wrote the response itself
- * (files, streams). Handlers are thin: parse input, call the core, shape the revision's response.
+ * A handler returns the JSON response body (or its JSON text, http/json-text.ts), or `undefined`
+ * when it wrote the response itself (files, streams). Handlers are thin: parse input, call the core, shape the revision's response.
  */
 export type OperationHandler<Id extends OperationId> = (
   ctx: OperationContext<Id>,
-) => Promise<OperationAnswer<Id> | undefined>;
+) => Promise<OperationAnswer<Id> | JsonText<OperationAnswer<Id>> | undefined>;
 
 /**
  * Handlers by operationId, shared by all revisions (each handler branches on `revision`). Modules
@@ -130,7 +131,7 @@ export type HandlerTable = { readonly [Id in OperationId]?: OperationHandler<Id>
 /** Fields a table's handler for `Id` may answer with that no document of `Id` has (renamed or made up). */
 type FieldsUnknownToSpec<Id, Handler> = Id extends OperationId
   ? Handler extends (...args: never[]) => Promise<infer Answer>
-    ? Exclude<KeysOf<Exclude<Answer, undefined>>, KeysOf<OperationAnswer<Id>>>
+    ? Exclude<KeysOf<Exclude<Answer, undefined | JsonText>>, KeysOf<OperationAnswer<Id>>>
     : never
   : never;
 

@@ -123,7 +123,8 @@ export function checkAnswersOf(res: ServerResponse, check: ResponseCheck): void 
   (res as ServerResponse & { [CHECK]?: ResponseCheck })[CHECK] = check;
 }
 
-/** What is wrong with this answer by its operation's document, if it is checked and something is. */
-export function answerProblem(res: ServerResponse, status: number, body: unknown): string | undefined {
-  return (res as ServerResponse & { [CHECK]?: ResponseCheck })[CHECK]?.(status, body);
+/** What is wrong with this answer by its operation's document, if it is checked and something is (`body` is read only then). */
+export function answerProblem(res: ServerResponse, status: number, body: () => unknown): string | undefined {
+  const check = (res as ServerResponse & { [CHECK]?: ResponseCheck })[CHECK];
+  return check?.(status, body());
 }

@@ -130,13 +130,14 @@ export function experimentSortColumns(terms: readonly OrderTerm[]): SortColumn[]
 
 /**
  * Searches experiments: the rows of one page, in order, with `columns` (an SQL select list over the
- * table `experiments`; e.g. the whole row and its tags, so that one statement reads the page), and
+ * table `experiments`, with its bindings if any; e.g. the whole row and its tags, so that one
+ * statement reads the page), and
  * the token of the next page (present only when more experiments follow).
  */
 export async function searchExperimentRows(
   knex: Knex,
   options: ExperimentSearchOptions,
-  columns: string,
+  columns: string | SqlFragment,
 ): Promise<{ rows: Array<Record<string, unknown>>; nextPageToken?: string }> {
   checkMaxResults(options.maxResults, MAX_EXPERIMENT_SEARCH_RESULTS);
   checkViewType(options.viewType);
@@ -151,7 +152,8 @@ export async function searchExperimentRows(
   });
   const cursor = options.pageToken ? decodePageToken(options.pageToken, fingerprint, sortColumns) : undefined;
 
-  const query = knex.queryBuilder().from("experiments").select(knex.raw(columns));
+  const selected = typeof columns === "string" ? { sql: columns, bindings: [] } : columns;
+  const query = knex.queryBuilder().from("experiments").select(knex.raw(selected.sql, selected.bindings));
   const stage = lifecycleStageOf(options.viewType);
   if (stage) query.where("experiments.lifecycle_stage", stage);
   if (filter) query.whereRaw(filter.sql, filter.bindings);

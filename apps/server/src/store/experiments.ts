@@ -102,6 +102,41 @@ export async function deleteExperimentTag(
 export const EXPERIMENT_WITH_TAGS = `experiments.*,
        (SELECT COALESCE(json_agg(json_build_array(t.key, t.value) ORDER BY t.key), '[]') FROM experiment_tags t WHERE t.experiment_id = experiments.experiment_id) AS tags`;
 
+/**
+ * A tag key `t.key` as a request sees it whose namespace's prefix (`tracker.`) is the binding, given
+ * four times: domain/system-tags.ts swapTagNamespace in SQL (the prefixes trade places; the
+ * identity for `mlflow.`).
+ */
+const PRESENTED_TAG_KEY = `CASE
+         WHEN CAST(? AS text) = 'mlflow.' THEN t.key
+         WHEN starts_with(t.key, CAST(? AS text)) THEN 'mlflow.' || substr(t.key, length(CAST(? AS text)) + 1)
+         WHEN starts_with(t.key, 'mlflow.') THEN CAST(? AS text) || substr(t.key, 8)
+         ELSE t.key END`;
+
+/**
+ * The select list of an experiment over the table `experiments` as the JSON text of revision C's
+ * Experiment (`json`, text): the fields in the order and the form that http/shapes.ts experimentOut
+ * gives and JSON.stringify writes (ids as strings, times as numbers, the tags ordered by their
+ * stored key and presented in the request's namespace), so that an answer of many experiments is
+ * their texts joined, without parsing rows into objects and writing them again. Its one binding is
+ * the namespace's prefix, four times (experimentJsonColumns).
+ */
+const EXPERIMENT_JSON = `'{"experiment_id":"' || CAST(experiments.experiment_id AS text)
+       || '","name":' || CAST(to_json(experiments.name) AS text)
+       || ',"artifact_location":' || CAST(to_json(experiments.artifact_location) AS text)
+       || ',"lifecycle_stage":' || CAST(to_json(experiments.lifecycle_stage) AS text)
+       || ',"last_update_time":' || CAST(experiments.last_update_time AS text)
+       || ',"creation_time":' || CAST(experiments.creation_time AS text)
+       || ',"tags":' || (SELECT COALESCE('[' || string_agg('{"key":' || CAST(to_json(${PRESENTED_TAG_KEY}) AS text) || ',"value":' || CAST(to_json(t.value) AS text) || '}', ',' ORDER BY t.key) || ']', '[]')
+            FROM experiment_tags t WHERE t.experiment_id = experiments.experiment_id)
+       || '}' AS json`;
+
+/** EXPERIMENT_JSON with its tags presented in `namespace` (a request's, core/services.ts tagNamespaceOf). */
+export const experimentJsonColumns = (namespace: string): { sql: string; bindings: string[] } => ({
+  sql: EXPERIMENT_JSON,
+  bindings: Array.from({ length: 4 }, () => `${namespace}.`),
+});
+
 type ExperimentWithTagsRow = ExperimentRow & { tags: Array<[string, string]> };
 
 /** An experiment from a row selected with EXPERIMENT_WITH_TAGS. */

@@ -10,6 +10,7 @@ import {
 import { allows } from "../../core/auth/permissions.js";
 import { grantCreator } from "../../core/auth/users.js";
 import type { Services } from "../../core/services.js";
+import { answerObject } from "../json-text.js";
 import type { DispatchedHandler, HandlerTable, OperationId, UntypedContext } from "../operation-handler.js";
 import { PERMISSION_DENIED, principalOf, refuse } from "./principal.js";
 import { OPERATION_RULES, type Rule, type Target } from "./rules.js";
@@ -127,7 +128,12 @@ async function filtered(
   caller: Caller,
   ctx: UntypedContext,
 ): Promise<object | undefined> {
-  const first = (await handler(ctx)) as Record<string, unknown> | undefined;
+  // The handler's answer as an object (a page may come as its JSON text).
+  const read = async (context: UntypedContext) => {
+    const answer = await handler(context);
+    return (answer && answerObject(answer)) as Record<string, unknown> | undefined;
+  };
+  const first = await read(ctx);
   const items = first?.[spec.list];
   if (!first || !Array.isArray(items)) return first;
   const { services } = ctx;
@@ -142,10 +148,7 @@ async function filtered(
   for (let reads = 1; reads < MAX_REFILL_READS && kept.length < pageSize; reads++) {
     const token = last.next_page_token;
     if (typeof token !== "string" || token === "") break;
-    const next = (await handler({
-      ...ctx,
-      input: { ...input, page_token: token, max_results: pageSize - kept.length },
-    })) as Record<string, unknown> | undefined;
+    const next = await read({ ...ctx, input: { ...input, page_token: token, max_results: pageSize - kept.length } });
     if (!next) break;
     // An empty list may be left out of an answer, as protobuf's JSON mapping does.
     const more = next[spec.list] ?? [];

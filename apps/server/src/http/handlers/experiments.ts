@@ -2,13 +2,16 @@ import * as experiments from "../../core/experiments.js";
 import { runsOfExperiment } from "../../core/runs.js";
 import { requireField } from "../../core/values.js";
 import { tagNamespaceOf } from "../../core/services.js";
-import { handlerTable } from "../operation-handler.js";
+import { JsonText, pageText } from "../json-text.js";
+import { handlerTable, type OperationAnswer } from "../operation-handler.js";
 import { experimentId, keyValues, listOf, optionalInt } from "../input.js";
 import { experimentOut, runInfoOut } from "../shapes.js";
 
 /** Experiment operations of every revision. */
 
 const DEFAULT_MAX_RESULTS = 1000;
+
+type SearchExperimentsAnswer = OperationAnswer<"searchExperiments">;
 
 export const experimentHandlers = handlerTable({
   async createExperiment({ revision, input, services }) {
@@ -37,13 +40,20 @@ export const experimentHandlers = handlerTable({
   },
 
   async searchExperiments({ revision, input, services }) {
-    const page = await experiments.searchExperiments(services, {
+    const query = {
       filter: input.filter,
       orderBy: listOf(input.order_by),
       viewType: input.view_type ?? "ACTIVE_ONLY",
       maxResults: optionalInt("max_results", input.max_results) ?? DEFAULT_MAX_RESULTS,
       pageToken: input.page_token,
-    });
+    } as const;
+    if (revision === "c") {
+      // The database writes each experiment's JSON text (the answer of up to 50,000 experiments is
+      // not parsed into objects and serialised again); the same answer as experimentOut's.
+      const json = await experiments.searchExperimentsJson(services, query, tagNamespaceOf(services));
+      return new JsonText<SearchExperimentsAnswer>(pageText("experiments", json.items, json.nextPageToken));
+    }
+    const page = await experiments.searchExperiments(services, query);
     const body = { experiments: page.items.map((e) => experimentOut(revision, e, tagNamespaceOf(services))) };
     return page.nextPageToken ? { ...body, next_page_token: page.nextPageToken } : body;
   },
