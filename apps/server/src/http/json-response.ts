@@ -1,7 +1,7 @@
 import type { ServerResponse } from "node:http";
 import type { Logger } from "../logging/logger.js";
 import { answerCompression } from "./compress.js";
-import { answerProblem } from "./response-check.js";
+import { answerChecked, answerProblem } from "./response-check.js";
 
 /**
  * The one way a JSON answer is written, success or error, in tests as in production: one `res.end`
@@ -22,11 +22,27 @@ export function sendJson(res: ServerResponse, body: object, status = 200): void 
 }
 
 /**
+ * sendJson for a body that is already JSON text (e.g. written by the database): written as it is;
+ * when answers are checked (tests), it is read back and checked like any other.
+ */
+export function sendJsonText(res: ServerResponse, text: string, status = 200): void {
+  if (answerChecked(res)) {
+    sendJson(res, JSON.parse(text) as object, status);
+    return;
+  }
+  writeText(res, status, text);
+}
+
+/**
  * The same answer, never checked: for answers that apply to every operation and that no single
  * operation's document lists (401 and 403 of authentication, see spec/auth.yaml).
  */
 export function writeJson(res: ServerResponse, status: number, body: object): void {
-  const text = JSON.stringify(body);
+  writeText(res, status, JSON.stringify(body));
+}
+
+/** Writes JSON text as the answer. */
+function writeText(res: ServerResponse, status: number, text: string): void {
   const length = Buffer.byteLength(text);
   res.statusCode = status;
   res.setHeader("Content-Type", "application/json; charset=utf-8");

@@ -123,6 +123,11 @@ export function checkAnswersOf(res: ServerResponse, check: ResponseCheck): void 
   (res as ServerResponse & { [CHECK]?: ResponseCheck })[CHECK] = check;
 }
 
+/** Whether this answer is checked against its operation's document (checkAnswersOf). */
+export function answerChecked(res: ServerResponse): boolean {
+  return (res as ServerResponse & { [CHECK]?: ResponseCheck })[CHECK] !== undefined;
+}
+
 /** What is wrong with this answer by its operation's document, if it is checked and something is. */
 export function answerProblem(res: ServerResponse, status: number, body: unknown): string | undefined {
   return (res as ServerResponse & { [CHECK]?: ResponseCheck })[CHECK]?.(status, body);
