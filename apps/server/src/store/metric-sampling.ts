@@ -96,9 +96,11 @@ export async function sampleMetricHistoriesJson(
   if (runIds.length === 0) return "";
   const { sql, bindings } = sampleStatement(runIds, key, options);
   const result = await db.raw(
-    `SELECT coalesce(string_agg(json_build_object('key', CAST(? AS text), 'value', s.value, 'timestamp', s.timestamp, 'step', s.step, 'run_id', s.run_uuid)::text, ',' ORDER BY s.run_uuid, s.step, s.timestamp), '') AS json
+    // Each point's object as compact text, its fields in the API's order (json_build_object
+    // would put spaces around every separator: 11% more text); the key is JSON already.
+    `SELECT coalesce(string_agg(concat('{"key":', CAST(? AS text), ',"value":', to_json(s.value), ',"timestamp":', s.timestamp, ',"step":', s.step, ',"run_id":', to_json(s.run_uuid), '}'), ',' ORDER BY s.run_uuid, s.step, s.timestamp), '') AS json
        FROM (${sql}) AS s`,
-    [key, ...bindings] as Knex.RawBinding[],
+    [JSON.stringify(key), ...bindings] as Knex.RawBinding[],
   );
   const rows = (result.rows ?? result) as Array<{ json: string }>;
   return rows[0]?.json ?? "";
