@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { testDatabases, useExperimentSuite } from "@tracker/testing";
 import { ROLLUP_LEVELS, blockSteps, chooseLevel, coveredBlocks, levelShift } from "./metric-rollups.js";
-import { doubleOut } from "../core/values.js";
 import { sampleMetricHistories, sampleMetricHistoriesJson } from "./metric-sampling.js";
 
 /** A stored point, exact: steps and timestamps as bigints. */
@@ -343,7 +342,7 @@ describe.each(testDatabases())("metric rollups and sampling on %s", (kind) => {
         const text = await sampleMetricHistoriesJson(knex, [runA, runB], key, options);
         const expected = points.map((p) => ({
           key,
-          value: doubleOut(p.value),
+          value: wireValue(p.value),
           timestamp: p.timestamp,
           step: p.step,
           run_id: p.runId,
