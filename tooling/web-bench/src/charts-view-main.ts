@@ -7,7 +7,10 @@
  * navigation in turn, so the two sets of figures share the machine's load. With `--before-server
  * <file>` (e.g. an older commit's apps/server/dist/index.js) that UI is served by that build of
  * the server, on a second database of the same cluster seeded alike, so that a server change is
- * measured too.
+ * measured too. Each build's first `--warm-ups` navigations (1 by default: the cold one, on a
+ * freshly started server with empty browser caches) are printed apart and not counted; the figure
+ * is the median of the next `--navigations` (5), and with --before their ratio to the other
+ * build's, per round and of the medians.
  */
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from "@tracker/testing/chromium";
 import fs from "node:fs";
@@ -36,7 +39,6 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const webDir = path.resolve(here, "../../../apps/web/dist");
 const args = parseChartsViewArgs(process.argv.slice(2), chartsViewCommand());
 const size = args.quick ? CHARTS_VIEW_QUICK : CHARTS_VIEW_SIZE;
-const NAVIGATIONS = 5;
 
 const databaseUrl = process.env.TEST_DATABASE_URL;
 if (!databaseUrl) throw new Error("TEST_DATABASE_URL is not set (run through scripts/with-postgres.sh)");
@@ -89,18 +91,33 @@ try {
     await recordLongTasks(context);
     pages.push(await context.newPage());
   }
+  const warmUps = builds.map((): number[] => []);
   const interactive = builds.map((): number[] => []);
-  for (let i = 0; i < NAVIGATIONS; i++)
+  for (let i = 0; i < args.warmUps + args.navigations; i++)
     for (const [b, build] of builds.entries()) {
       const page = pages[b]!;
-      interactive[b]!.push(await chartsViewInteractive(page, build.url, dataOf(build).experimentId, size.runs));
-      console.log(`  ${build.name}: ${interactive[b]!.at(-1)!.toFixed(0)} ms; ${await chartsViewProfile(page)}`);
+      const ms = await chartsViewInteractive(page, build.url, dataOf(build).experimentId, size.runs);
+      (i < args.warmUps ? warmUps : interactive)[b]!.push(ms);
+      const label =
+        i < args.warmUps ? `warm-up ${i + 1}${i === 0 ? " (cold)" : ""}` : `navigation ${i - args.warmUps + 1}`;
+      console.log(`  ${build.name}, ${label}: ${ms.toFixed(0)} ms; ${await chartsViewProfile(page)}`);
       console.log(`    ${await chartsViewRequests(page)}`);
     }
+  const list = (values: readonly number[]) => values.map((v) => v.toFixed(0)).join(", ");
   for (const [b, build] of builds.entries()) {
     const frames = await chartsViewScroll(pages[b]!);
+    const times = interactive[b]!;
+    const notCounted = warmUps[b]!.length > 0 ? `; not counted, first: ${list(warmUps[b]!)}` : "";
     console.log(
-      `${build.name}: charts view ${size.runs} x ${size.metrics} x ${size.steps}: cards in view drawn ${median(interactive[b]!).toFixed(0)} ms after navigation (median of ${NAVIGATIONS}: ${interactive[b]!.map((v) => v.toFixed(0)).join(", ")}); scroll through all cards: ${frames.length} frames, p95 ${percentile(frames, 95).toFixed(1)} ms, max ${Math.max(...frames).toFixed(1)} ms`,
+      `${build.name}: charts view ${size.runs} x ${size.metrics} x ${size.steps}: cards in view drawn ${median(times).toFixed(0)} ms after navigation (median of ${times.length}: ${list(times)}; range ${Math.min(...times).toFixed(0)}-${Math.max(...times).toFixed(0)}${notCounted}); scroll through all cards: ${frames.length} frames, p95 ${percentile(frames, 95).toFixed(1)} ms, max ${Math.max(...frames).toFixed(1)} ms`,
+    );
+  }
+  if (builds.length === 2) {
+    // Within one run, round by round (the two builds' navigations of a round ran one after the other).
+    const [before, after] = interactive as [number[], number[]];
+    const ratios = after.map((v, i) => v / before[i]!);
+    console.log(
+      `this build / before: ${(median(after) / median(before)).toFixed(2)} (medians); per round ${ratios.map((r) => r.toFixed(2)).join(", ")} (median ${median(ratios).toFixed(2)})`,
     );
   }
   // The server's part alone: one card's request as each build asks for it, alone and all cards at once.

@@ -22,13 +22,14 @@ import { CHARTS_VIEW_SIZE, chartsViewInteractive, chartsViewRequests, seedCharts
 const here = path.dirname(fileURLToPath(import.meta.url));
 const options = new Command("pnpm --filter @tracker/web-bench bench:charts-trace")
   .option("--web <dir>", "the build of the UI to trace", path.resolve(here, "../../../apps/web/dist"))
-  .option("--navigations <n>", "navigations traced (after two untraced ones)", "1")
+  .option("--navigations <n>", "navigations traced (after the warm-up ones)", "1")
+  .option("--warm-ups <n>", "untraced navigations first (0: trace the first, cold one)", "2")
   .option("--out <dir>", "keep the raw trace and CPU profile here")
   .parse(
     process.argv.slice(2).filter((a) => a !== "--"),
     { from: "user" },
   )
-  .opts<{ web: string; navigations: string; out?: string }>();
+  .opts<{ web: string; navigations: string; warmUps: string; out?: string }>();
 
 const databaseUrl = process.env.TEST_DATABASE_URL;
 if (!databaseUrl) throw new Error("TEST_DATABASE_URL is not set (run through scripts/with-postgres.sh)");
@@ -91,7 +92,7 @@ try {
   const { experimentId } = await seedChartsView(new TrackerClient({ baseUrl: server.url }), CHARTS_VIEW_SIZE);
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   const page = await context.newPage();
-  for (let i = 0; i < 2; i++)
+  for (let i = 0; i < Number(options.warmUps); i++)
     console.log(
       `warm-up: ${(await chartsViewInteractive(page, server.url, experimentId, CHARTS_VIEW_SIZE.runs)).toFixed(0)} ms`,
     );

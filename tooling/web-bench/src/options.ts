@@ -48,6 +48,10 @@ export interface ChartsViewArgs {
   before?: string;
   /** The built server module (dist/index.js) that serves `before`, on a database of its own. */
   beforeServer?: string;
+  /** Navigations per build that count (median). */
+  navigations: number;
+  /** Navigations per build first, printed apart and not counted: the first is cold (fresh server, empty browser caches). */
+  warmUps: number;
 }
 
 export function chartsViewCommand(): Command {
@@ -62,6 +66,12 @@ export function chartsViewCommand(): Command {
       "--before-server <file>",
       "with --before: serve it from another build of the server (its dist/index.js) on a second database seeded alike, to measure a server change too",
     )
+    .option("--navigations <n>", "navigations per build that count (their median is the figure)", "5")
+    .option(
+      "--warm-ups <n>",
+      "navigations per build first, printed but not counted (the first is cold: fresh server, empty browser caches)",
+      "1",
+    )
     .showHelpAfterError();
 }
 
@@ -69,10 +79,17 @@ export function chartsViewCommand(): Command {
 export function parseChartsViewArgs(argv: readonly string[], command = chartsViewCommand()): ChartsViewArgs {
   const o = command
     .parse(dropSeparator(argv), { from: "user" })
-    .opts<{ quick?: true; before?: string; beforeServer?: string }>();
+    .opts<{ quick?: true; before?: string; beforeServer?: string; navigations: string; warmUps: string }>();
   if (o.beforeServer && !o.before) command.error("--before-server needs --before");
+  const count = (flag: string, value: string, least: number) => {
+    const n = Number(value);
+    if (!Number.isInteger(n) || n < least) command.error(`${flag} takes a whole number from ${least}, not '${value}'`);
+    return n;
+  };
   return {
     quick: o.quick === true,
+    navigations: count("--navigations", o.navigations, 1),
+    warmUps: count("--warm-ups", o.warmUps, 0),
     ...(o.before ? { before: o.before } : {}),
     ...(o.beforeServer ? { beforeServer: o.beforeServer } : {}),
   };

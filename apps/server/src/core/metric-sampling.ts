@@ -1,6 +1,6 @@
 import type { Services } from "./services.js";
 import { invalidParameter, notFound } from "./errors.js";
-import { sampleMetricHistories, type SampledPoint } from "../store/metric-sampling.js";
+import { sampleMetricHistoriesJson, type SampleOptions } from "../store/metric-sampling.js";
 
 /** Limits of metrics/get-history-bulk-interval, as MLflow 2.x has them. */
 export const BULK_INTERVAL_LIMITS = { maxRuns: 100, maxResults: 2500 } as const;
@@ -13,11 +13,23 @@ export interface BulkIntervalRequest {
   maxResults?: number;
 }
 
-/** Downsampled histories of one metric for up to 100 runs (see store/metric-sampling.ts). */
-export async function getMetricHistoryBulkInterval(
+/**
+ * Downsampled histories of one metric for up to 100 runs (see store/metric-sampling.ts), as the
+ * JSON text of the answer's `metrics` elements.
+ */
+export async function getMetricHistoryBulkIntervalJson(
   services: Services,
   request: BulkIntervalRequest,
-): Promise<SampledPoint[]> {
+): Promise<string> {
+  const { runIds, options } = await checkedRequest(services, request);
+  return sampleMetricHistoriesJson(services.knex, runIds, request.metricKey, options);
+}
+
+/** The request's distinct run ids and sampling options, once its limits are checked and its runs found. */
+async function checkedRequest(
+  services: Services,
+  request: BulkIntervalRequest,
+): Promise<{ runIds: string[]; options: SampleOptions }> {
   const runIds = [...new Set(request.runIds)];
   if (runIds.length === 0) throw invalidParameter("Missing value for required parameter 'run_ids'");
   if (runIds.length > BULK_INTERVAL_LIMITS.maxRuns) {
@@ -41,9 +53,5 @@ export async function getMetricHistoryBulkInterval(
   const found = await services.knex("runs").whereIn("run_uuid", runIds).pluck("run_uuid");
   const missing = runIds.find((id) => !found.includes(id));
   if (missing !== undefined) throw notFound(`Run with id=${missing} not found`);
-  return sampleMetricHistories(services.knex, runIds, request.metricKey, {
-    startStep: request.startStep,
-    endStep: request.endStep,
-    maxResults,
-  });
+  return { runIds, options: { startStep: request.startStep, endStep: request.endStep, maxResults } };
 }

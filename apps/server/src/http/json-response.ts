@@ -22,6 +22,11 @@ export function sendJson(res: ServerResponse, body: object, status = 200): void 
   writeJson(res, status, body);
 }
 
+/** sendJson for a body that is already JSON text (e.g. written by the database), written as it is. */
+export function sendJsonText(res: ServerResponse, text: string, status = 200): void {
+  sendJson(res, new JsonText(text), status);
+}
+
 /**
  * The same answer, never checked: for answers that apply to every operation and that no single
  * operation's document lists (401 and 403 of authentication, see spec/auth.yaml).

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { testDatabases, useExperimentSuite } from "@tracker/testing";
 import { ROLLUP_LEVELS, blockSteps, chooseLevel, coveredBlocks, levelShift } from "./metric-rollups.js";
-import { sampleMetricHistories } from "./metric-sampling.js";
+import { sampleMetricHistories, sampleMetricHistoriesJson } from "./metric-sampling.js";
 
 /** A stored point, exact: steps and timestamps as bigints. */
 interface Point {
@@ -330,6 +330,47 @@ describe.each(testDatabases())("metric rollups and sampling on %s", (kind) => {
     // ...and removing the run (nothing in tracker purges runs yet) removes them with it.
     await suite.server.database.knex("runs").where({ run_uuid: runId }).delete();
     expect(await rollups(runId, "m")).toEqual([]);
+  });
+
+  it("writes the same points as JSON text: non-finite values as strings, steps beyond 2^32 exact", async () => {
+    const rnd = random(11);
+    const data = histories(rnd);
+    const odd = [1e-7, 1.5e300, -0, 0.1, 2.5e-8, 123456789.125].map((value, i) => ({
+      step: BigInt(i),
+      timestamp: 1n,
+      value,
+    }));
+    const runA = await newRun();
+    const runB = await newRun();
+    await log(runA, { dense: data.dense!, huge: data.huge!, odd }, rnd);
+    await log(runB, { dense: data.sparse!, odd }, rnd);
+    const knex = suite.server.database.knex;
+    // Equal (step, timestamp) pairs come in any value order: compared in one canonical order.
+    const canonical = (points: unknown[]) => points.map((p) => JSON.stringify(p)).sort();
+    for (const key of ["dense", "huge", "odd", "absent"])
+      for (const options of [
+        { maxResults: 100 },
+        { maxResults: 2500 },
+        { startStep: 17, endStep: 2100, maxResults: 9 },
+      ]) {
+        const points = await sampleMetricHistories(knex, [runA, runB], key, options);
+        const text = await sampleMetricHistoriesJson(knex, [runA, runB], key, options);
+        const expected = points.map((p) => ({
+          key,
+          value: wireValue(p.value),
+          timestamp: p.timestamp,
+          step: p.step,
+          run_id: p.runId,
+        }));
+        const label = `${key} ${JSON.stringify(options)}`;
+        const written = JSON.parse(`[${text}]`) as { run_id: string; step: number }[];
+        expect(canonical(written), label).toEqual(canonical(expected));
+        expect(
+          written.map((p) => [p.run_id, p.step]),
+          label,
+        ).toEqual(expected.map((p) => [p.run_id, p.step]));
+      }
+    expect(await sampleMetricHistoriesJson(knex, [], "dense", { maxResults: 10 })).toBe("");
   });
 
   it("counts exactly at block edges: a range ending one step inside a block", async () => {

@@ -60,6 +60,58 @@ export async function sampleMetricHistories(
   options: SampleOptions,
 ): Promise<SampledPoint[]> {
   if (runIds.length === 0) return [];
+  const { sql, bindings } = sampleStatement(runIds, key, options);
+  const result = await db.raw(sql, bindings as Knex.RawBinding[]);
+  const rows = (result.rows ?? result) as Array<{
+    run_uuid: string;
+    value: number | string;
+    timestamp: number | string;
+    step: number | string;
+  }>;
+  return rows.map((row) => ({
+    runId: row.run_uuid,
+    key,
+    value: Number(row.value),
+    timestamp: Number(row.timestamp),
+    step: Number(row.step),
+  }));
+}
+
+/**
+ * The same points as sampleMetricHistories, as the JSON text of the answer's `metrics` array
+ * elements (`{"key":…,"value":…,"timestamp":…,"step":…,"run_id":…}` joined by commas, in the same
+ * order; empty for none), written by PostgreSQL: the server then neither decodes the rows (5,000
+ * for 100 runs of 50 points) nor serialises them, ~40% of its CPU for such an answer (issue 31).
+ * Non-finite values come out as the strings "NaN", "Infinity" and "-Infinity" (PostgreSQL's JSON
+ * writes numbers that are not valid JSON as strings), as doubleOut writes them; finite ones as
+ * PostgreSQL prints a float8 (the shortest text that reads back exactly, e.g. `1e-05`), which is
+ * the same number for any JSON reader.
+ */
+export async function sampleMetricHistoriesJson(
+  db: Knex,
+  runIds: readonly string[],
+  key: string,
+  options: SampleOptions,
+): Promise<string> {
+  if (runIds.length === 0) return "";
+  const { sql, bindings } = sampleStatement(runIds, key, options);
+  const result = await db.raw(
+    // Each point's object as compact text, its fields in the API's order (json_build_object
+    // would put spaces around every separator: 11% more text); the key is JSON already.
+    `SELECT coalesce(string_agg(concat('{"key":', CAST(? AS text), ',"value":', to_json(s.value), ',"timestamp":', s.timestamp, ',"step":', s.step, ',"run_id":', to_json(s.run_uuid), '}'), ',' ORDER BY s.run_uuid, s.step, s.timestamp), '') AS json
+       FROM (${sql}) AS s`,
+    [JSON.stringify(key), ...bindings] as Knex.RawBinding[],
+  );
+  const rows = (result.rows ?? result) as Array<{ json: string }>;
+  return rows[0]?.json ?? "";
+}
+
+/** The statement of sampleMetricHistories (see there) and its bindings. */
+function sampleStatement(
+  runIds: readonly string[],
+  key: string,
+  options: SampleOptions,
+): { sql: string; bindings: unknown[] } {
   const buckets = Math.max(1, Math.floor(options.maxResults / 4));
   const ranged = options.startStep !== undefined && options.endStep !== undefined;
   const start = ranged ? BigInt(options.startStep as number) : INT64_MIN;
@@ -196,18 +248,5 @@ export async function sampleMetricHistories(
     key,
     big(end),
   ];
-  const result = await db.raw(sql, bindings as Knex.RawBinding[]);
-  const rows = (result.rows ?? result) as Array<{
-    run_uuid: string;
-    value: number | string;
-    timestamp: number | string;
-    step: number | string;
-  }>;
-  return rows.map((row) => ({
-    runId: row.run_uuid,
-    key,
-    value: Number(row.value),
-    timestamp: Number(row.timestamp),
-    step: Number(row.step),
-  }));
+  return { sql, bindings };
 }
