@@ -37,6 +37,8 @@ describe.skipIf(!runnable)("pnpm bench --quick", () => {
       "mlflow:CreateRun",
     ]);
     expect(result.calibration?.summary.requestsPerSecond).toBeGreaterThan(0);
+    expect(result.calibrationDb?.summary.requestsPerSecond).toBeGreaterThan(0);
+    expect(result.calibrationDb?.cpu.server).toBeGreaterThan(0);
     for (const r of result.results) {
       expect(r.tracker.errors, `${r.scenario.name}: ${r.firstError}`).toBe(0);
       expect(r.raw.errors, `${r.scenario.name}: ${r.firstError}`).toBe(0);
@@ -84,6 +86,8 @@ describe.skipIf(!runnable)("pnpm bench --quick", () => {
       expect(markdown).toMatch(/Load average at start/);
       expect(markdown).toMatch(/\| runs\/search \|/);
       expect(markdown).toMatch(/## Artifact service/);
+      expect(markdown).toMatch(/Database calibration \(the floor of a write\)/);
+      expect(markdown).toMatch(/\| server \/ bare route \+ pg INSERT \|/);
       if (process.env.TEST_S3_URL) expect(markdown).toMatch(/## S3 artifact store/);
       expect(fs.readFileSync(path.join(out, "benchmarks", "explain-runs-search.txt"), "utf8")).toMatch(
         /Execution Time/,

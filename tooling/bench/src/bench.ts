@@ -1,17 +1,17 @@
-import { execFile, spawn } from "node:child_process";
+import { execFile } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
-import { childProcesses } from "@tracker/testing";
 import pg from "pg";
+import { startCalibrationServer } from "./calibration.js";
 import { micros } from "./cpu-per-request.js";
 import { describe, withStatementLog, type CapturedRequest } from "./capture.js";
-import { httpLoad, rawLoad, summarize, type Summary } from "./load.js";
+import { httpLoad, rawLoad, summarize, type HttpRequest, type Summary } from "./load.js";
 import { machineInfo, type MachineInfo } from "./machine.js";
-import { CALIBRATION_SERVER, STARTUP_BENCH } from "./paths.js";
+import { CALIBRATION_DB_SERVER, CALIBRATION_SERVER, STARTUP_BENCH } from "./paths.js";
 import { startCluster, type Cluster } from "./postgres.js";
-import { CALIBRATION, CAPTURE_N, scenarios as defineScenarios, type Scenario } from "./scenarios.js";
+import { CALIBRATION, CALIBRATION_DB, CAPTURE_N, scenarios as defineScenarios, type Scenario } from "./scenarios.js";
 import { seed } from "./seed.js";
 import { runArtifactBench, type ArtifactBenchResult } from "./artifacts.js";
 import { runS3Bench, type S3BenchResult, type S3BenchSkipped } from "./s3-artifacts.js";
@@ -114,7 +114,16 @@ export interface BenchResult {
   /** The same scenarios over HTTP on another build (`--baseline`), per scenario beside this build's or after them all. */
   baseline?: { cli: string; order: BaselineOrder; results: BaselineResult[] };
   /** The calibration scenario (a bare Express 5 route), measured before the scenarios. */
-  calibration?: { summary: Summary; cpu: CpuReport; loadAverage: number };
+  calibration?: CalibrationResult;
+  /** The database calibration scenario (a bare Express 5 route with one pg INSERT), after the bare route. */
+  calibrationDb?: CalibrationResult;
+}
+
+/** One calibration scenario's measured run (its own server process). */
+export interface CalibrationResult {
+  summary: Summary;
+  cpu: CpuReport;
+  loadAverage: number;
 }
 
 export async function runBench(options: BenchOptions): Promise<BenchResult> {
@@ -139,7 +148,18 @@ export async function runBench(options: BenchOptions): Promise<BenchResult> {
     const seedSeconds = (performance.now() - seedStarted) / 1000;
     const chosen = defineScenarios(data, sizes).filter((s) => pick(s.name));
 
-    const calibration = await measureCalibration(cluster.postmasterPid, load, log);
+    const calibration = await measureCalibration(
+      { ...CALIBRATION, script: CALIBRATION_SERVER, args: [], request: () => ({ method: "GET", path: "/ping" }) },
+      cluster.postmasterPid,
+      load,
+      log,
+    );
+    const calibrationDb = await measureCalibration(
+      { ...CALIBRATION_DB, script: CALIBRATION_DB_SERVER, args: [cluster.url] },
+      cluster.postmasterPid,
+      load,
+      log,
+    );
 
     let server = await startServer(cluster.url, 1);
     servers.push(server);
@@ -347,6 +367,7 @@ export async function runBench(options: BenchOptions): Promise<BenchResult> {
       explain,
       startup,
       calibration,
+      calibrationDb,
       embedded,
       baseline,
     };
@@ -379,7 +400,7 @@ async function measureScale(
       const server = await startServer(cluster.url, workers);
       servers.push(server);
       byCount.set(workers, server);
-      const bare = await startCalibrationServer(workers);
+      const bare = await startCalibrationServer(CALIBRATION_SERVER, [], { CALIBRATION_WORKERS: String(workers) });
       servers.push(bare);
       bareByCount.set(workers, bare);
     }
@@ -440,33 +461,6 @@ async function measureHttp(
   return { summary, cpu, rss, loadAverage };
 }
 
-/** calibration-server.mjs with `workers` processes (node:cluster when more than 1), as a server the bench measures. */
-async function startCalibrationServer(workers: number): Promise<Pick<ServerProcess, "url" | "pids" | "stop">> {
-  const child = spawn(process.execPath, [CALIBRATION_SERVER], {
-    stdio: ["ignore", "pipe", "inherit"],
-    env: { ...process.env, CALIBRATION_WORKERS: String(workers) },
-  });
-  try {
-    const url = await new Promise<string>((resolve, reject) => {
-      child.stdout.once("data", (d: Buffer) => resolve(d.toString().trim()));
-      child.once("exit", (code) => reject(new Error(`calibration server exited with ${code}`)));
-    });
-    const pid = child.pid!;
-    return {
-      url,
-      pids: () => (workers > 1 ? [pid, ...childProcesses(pid)] : [pid]),
-      async stop() {
-        const exited = new Promise((resolve) => child.once("exit", resolve));
-        child.kill("SIGTERM");
-        await exited;
-      },
-    };
-  } catch (err) {
-    child.kill("SIGKILL");
-    throw err;
-  }
-}
-
 /** The bare route as a scenario of the horizontal-scale section (it has no raw side). */
 const CALIBRATION_SCENARIO: Pick<Scenario, "name" | "connections" | "request"> = {
   name: CALIBRATION.name,
@@ -474,16 +468,34 @@ const CALIBRATION_SCENARIO: Pick<Scenario, "name" | "connections" | "request"> =
   request: () => ({ method: "GET", path: "/ping" }),
 };
 
-/** The calibration scenario: calibration-server.mjs in its own process, the same load as the scenarios. */
+/** A calibration scenario: its server script (started with `args`) and the n-th request it is sent. */
+interface Calibration {
+  name: string;
+  description: string;
+  connections: number;
+  script: string;
+  args: string[];
+  request: (n: number) => HttpRequest;
+}
+
+/** A calibration scenario: its server script in its own process, the same load as the scenarios. */
 async function measureCalibration(
+  calibration: Calibration,
   postmasterPid: number,
   load: Load,
   log: (line: string) => void,
-): Promise<BenchResult["calibration"]> {
-  const server = await startCalibrationServer(1);
+): Promise<CalibrationResult> {
+  const { name, description, connections, request } = calibration;
+  const server = await startCalibrationServer(calibration.script, calibration.args);
   try {
-    log(`\n${CALIBRATION.name}: ${CALIBRATION.description}; ${CALIBRATION.connections} connections`);
-    const { summary, cpu, loadAverage } = await measureHttp(server, postmasterPid, CALIBRATION_SCENARIO, load, 0);
+    log(`\n${name}: ${description}; ${connections} connections`);
+    await httpLoad(server.url, connections, load.warmupSeconds, (n) => request(n + 1_000_000));
+    const loadAverage = os.loadavg()[0];
+    const cpuMeter = measureCpu(() => [server.pid], postmasterPid);
+    const result = await httpLoad(server.url, connections, load.seconds, (n) => request(n + 2_000_000));
+    const cpu = cpuMeter.stop();
+    if (result.errors) throw new Error(`${name}: ${result.errors} errors, e.g. ${result.firstError}`);
+    const summary = summarize(result);
     log(
       `  express: ${fmtSummary(summary)} (load average ${loadAverage.toFixed(2)}); ${fmtCpu(cpu)}; ${fmtMicros(cpu, summary)}`,
     );

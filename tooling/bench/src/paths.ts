@@ -11,3 +11,5 @@ export const STARTUP_BENCH = path.join(REPO_ROOT, "apps", "server", "scripts", "
 export const DOCS_DIR = path.join(REPO_ROOT, "docs");
 /** The calibration scenario's bare Express server. */
 export const CALIBRATION_SERVER = path.join(here, "calibration-server.mjs");
+/** The database calibration scenario's Express server (one pg INSERT a request). */
+export const CALIBRATION_DB_SERVER = path.join(here, "calibration-db-server.mjs");

@@ -1,6 +1,6 @@
 import type { BenchResult, ScenarioResult } from "./bench.js";
 import type { CpuReport } from "./server-process.js";
-import { CALIBRATION } from "./scenarios.js";
+import { CALIBRATION, CALIBRATION_DB } from "./scenarios.js";
 import { TARGETS } from "./settings.js";
 import { artifactMarkdown, artifactTargets } from "./artifacts.js";
 import { s3BenchSkipped, s3Markdown, s3Targets } from "./s3-artifacts.js";
@@ -221,6 +221,10 @@ export function consoleReport(result: BenchResult): string {
       "",
       `calibration (bare Express): ${rate(result.calibration.summary.requestsPerSecond)} req/s, p50 ${ms(result.calibration.summary.p50)} ms`,
     );
+  if (result.calibrationDb)
+    out.push(
+      `calibration-db (bare Express + one pg INSERT): ${rate(result.calibrationDb.summary.requestsPerSecond)} req/s, p50 ${ms(result.calibrationDb.summary.p50)} ms`,
+    );
   out.push("", "targets:");
   for (const c of checkTargets(result)) out.push(`  ${c.met ? "MET    " : "NOT MET"}  ${c.target}: ${c.measured}`);
   return out.join("\n");
@@ -282,6 +286,14 @@ export function markdownReport(result: BenchResult, command: string): string {
       "server cost no more CPU per request than the bare route, with PostgreSQL and the load generator at the CPU per",
       "request they were measured to use in that scenario (all cores divided by the three together). A share above the",
       "ceiling's cannot be reached on this machine by any server, because the database and the generator share its cores.",
+      "",
+    );
+  }
+  if (result.calibrationDb) {
+    const c = result.calibrationDb;
+    lines.push(
+      `Database calibration (the floor of a write): ${CALIBRATION_DB.description}, ${CALIBRATION_DB.connections} connections: ` +
+        `${rate(c.summary.requestsPerSecond)} req/s, p50 ${ms(c.summary.p50)} ms, p99 ${ms(c.summary.p99)} ms, CPU % server/pg/gen ${cpu(c.cpu)}, load avg ${c.loadAverage.toFixed(2)}.`,
       "",
     );
   }

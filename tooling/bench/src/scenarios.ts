@@ -46,6 +46,23 @@ export const CALIBRATION = {
   connections: 8,
 };
 
+/**
+ * The database calibration scenario (calibration-db-server.mjs): a bare Express 5 route that reads a
+ * log-metric-like JSON body and runs one named prepared INSERT of it through pg, then answers {}.
+ * Every request carries its own step and timestamp, as the write scenarios do.
+ */
+export const CALIBRATION_DB = {
+  name: "calibration-db",
+  description:
+    "POST of a log-metric-like JSON body to a bare Express 5 route (express.json()) that runs one named prepared INSERT on a pg pool and answers {}, its own process",
+  connections: 8,
+  request: (n: number): HttpRequest => ({
+    method: "POST",
+    path: "/write",
+    body: JSON.stringify({ run_id: "calibration", key: "loss", value: 1 / (n + 1), timestamp: T0 + n, step: n }),
+  }),
+};
+
 export function scenarios(data: Dataset, sizes: Sizes): Scenario[] {
   const runs = data.writeRunIds;
   const runOf = (n: number) => runs[n % runs.length];

@@ -1,0 +1,66 @@
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startCalibrationServer } from "./calibration.js";
+import { CALIBRATION_DB_SERVER, CALIBRATION_SERVER } from "./paths.js";
+import { postgresInstalled, startCluster, type Cluster } from "./postgres.js";
+import { CALIBRATION_DB } from "./scenarios.js";
+
+const send = async (url: string, n: number) => {
+  const r = CALIBRATION_DB.request(n);
+  const res = await fetch(url + r.path, {
+    method: r.method,
+    body: r.body,
+    headers: { "content-type": "application/json" },
+  });
+  return { status: res.status, body: await res.text() };
+};
+
+describe("calibration servers", () => {
+  it('the bare route answers {"ok":1}', async () => {
+    const server = await startCalibrationServer(CALIBRATION_SERVER, []);
+    try {
+      const res = await fetch(`${server.url}/ping`);
+      expect(res.status).toBe(200);
+      expect(await res.text()).toBe('{"ok":1}');
+    } finally {
+      await server.stop();
+    }
+  });
+
+  describe.skipIf(!postgresInstalled())("the database route", () => {
+    let cluster: Cluster;
+    beforeAll(async () => {
+      cluster = await startCluster();
+    });
+    afterAll(async () => {
+      await cluster?.stop();
+    });
+
+    it("inserts each request's own row with one prepared statement and answers {}", async () => {
+      const server = await startCalibrationServer(CALIBRATION_DB_SERVER, [cluster.url]);
+      try {
+        // Concurrent requests, more than one pool connection: each prepares the named statement once.
+        const answers = await Promise.all([0, 1, 2, 3, 4, 5].map((n) => send(server.url, n)));
+        expect(answers).toEqual(Array(6).fill({ status: 200, body: "{}" }));
+      } finally {
+        await server.stop();
+      }
+      const client = new pg.Client({ connectionString: cluster.url });
+      await client.connect();
+      try {
+        const { rows } = await client.query<{ step: number; value: number }>(
+          "select step::int as step, value from calibration_points order by step",
+        );
+        expect(rows).toEqual([0, 1, 2, 3, 4, 5].map((n) => ({ step: n, value: 1 / (n + 1) })));
+      } finally {
+        await client.end();
+      }
+    });
+
+    it("fails to start without a database", async () => {
+      await expect(
+        startCalibrationServer(CALIBRATION_DB_SERVER, ["postgres://nobody@127.0.0.1:1/none"]),
+      ).rejects.toThrow(/exited with 1/);
+    });
+  });
+});
