@@ -26,6 +26,7 @@ describe.each(testDatabases())("a database migrated by a newer build, on %s", (k
     } finally {
       await knex("knex_migrations").whereIn("name", ["9998_from_the_future", "9999_further_still"]).delete();
     }
-    await expect(migrateLatest(knex)).resolves.toBeUndefined();
+    // Nothing left to apply.
+    await expect(migrateLatest(knex)).resolves.toEqual([]);
   });
 });
