@@ -61,7 +61,14 @@ export function limitBodyIdleTime(server: Server, idleMs: number, logger?: Logge
     const length = req.headers["content-length"];
     if (req.complete || ((length === undefined || length === "0") && req.headers["transfer-encoding"] === undefined))
       return;
-    watched.add({ req, bytes: req.socket.bytesRead, since: Date.now() });
+    const entry: Watched = { req, bytes: req.socket.bytesRead, since: Date.now() };
+    watched.add(entry);
+    // Forgotten as soon as the body has arrived or the request is gone: left to the next check, every
+    // finished request stayed reachable (with its response) for up to idleMs / 4, ~20 KB each, so
+    // memory grew with the request rate (15 s of requests at the default), not with the in-flight bound.
+    const forget = () => watched.delete(entry);
+    req.once("end", forget);
+    req.once("close", forget);
     if (!timer) {
       timer = setInterval(check, Math.max(10, Math.floor(idleMs / 4)));
       timer.unref();
