@@ -1,3 +1,4 @@
+import { createRequire } from "node:module";
 import express, { type ErrorRequestHandler, type Request, type RequestHandler } from "express";
 import { describe, expect, it } from "vitest";
 import { MEMO_LIMIT, mayReceiveFiles, validatorMiddlewares, validatorSteps } from "./validator-steps.js";
@@ -75,6 +76,29 @@ const REQUESTS: Record<SpecName, Array<[string, string, object?]>> = {
     ["GET", "/API/2.0/Tracker/runs/get?run_id=abc"],
     ["GET", "/api/2.0/tracker/runs/log-metric"],
     ["POST", "/api/2.0/tracker/nope", {}],
+    // Writes: JSON bodies to operations without parameters (the request step's shortcut), valid and not.
+    ["POST", "/api/2.0/tracker/runs/log-metric", { run_id: "r1", key: "k", value: 1, timestamp: 1, step: 2 }],
+    ["POST", "/api/2.0/tracker/runs/log-metric", { run_id: "r1", key: "k", value: 1, timestamp: "1", extra: true }],
+    ["POST", "/api/2.0/tracker/runs/log-metric", { run_id: 1, key: ["k"], value: {}, timestamp: -1.5 }],
+    ["POST", "/api/2.0/tracker/runs/log-metric", {}],
+    ["POST", "/api/2.0/tracker/runs/log-metric?run_id=r1", { run_id: "r1", key: "k", value: 1, timestamp: 1 }],
+    [
+      "POST",
+      "/api/2.0/tracker/runs/log-batch",
+      {
+        run_id: "r1",
+        metrics: [{ key: "m", value: 1, timestamp: 1, step: 0 }],
+        params: [{ key: "p", value: "v" }],
+        tags: [{ key: "t", value: "v" }],
+      },
+    ],
+    ["POST", "/api/2.0/tracker/runs/log-batch", { run_id: "r1", metrics: [{ key: "m", value: "NaN" }] }],
+    ["POST", "/api/2.0/tracker/runs/log-batch", { run_id: "r1", params: "p" }],
+    ["POST", "/api/2.0/tracker/runs/create", { experiment_id: "1", run_name: "n", tags: [{ key: "k", value: "v" }] }],
+    ["POST", "/api/2.0/tracker/runs/create", { experiment_id: 1, start_time: "soon", tags: {} }],
+    ["POST", "/api/2.0/tracker/runs/log-parameter", { run_id: "r1", key: "p", value: "v" }],
+    ["POST", "/api/2.0/tracker/runs/log-parameter", { run_id: "r1", key: "p" }],
+    ["POST", "/api/2.0/tracker/experiments/create", { name: "e", tags: [{ key: "k" }] }],
   ],
   ext: [
     ["GET", "/api/2.0/tracker/logged-models/m-1"],
@@ -127,6 +151,40 @@ describe("validatorSteps", () => {
       });
     }
   }
+
+  it("validates a valid JSON write without the request step's per-request set-up, and hands the rest to it", async () => {
+    // The validator's own request step, counted: the shortcut must leave it out for valid writes.
+    const { RequestValidator } = createRequire(import.meta.url)(
+      "express-openapi-validator/dist/middlewares/openapi.request.validator.js",
+    ) as { RequestValidator: { prototype: { validate: RequestHandler } } };
+    const own = RequestValidator.prototype.validate;
+    let calls = 0;
+    RequestValidator.prototype.validate = function (this: unknown, ...args: Parameters<RequestHandler>) {
+      calls++;
+      return own.apply(this, args);
+    };
+    try {
+      const steps = validatorSteps(validatorMiddlewares("c", false));
+      const valid: [string, string, object] = [
+        "POST",
+        "/api/2.0/tracker/runs/log-metric",
+        { run_id: "r1", key: "k", value: 1, timestamp: 1 },
+      ];
+      const invalid: [string, string, object] = ["POST", "/api/2.0/tracker/runs/log-metric", { run_id: "r1" }];
+      const withQuery: [string, string, object] = ["POST", "/api/2.0/tracker/runs/log-metric?x=1", valid[2]];
+      // The first builds the validator's middleware for the operation; the next two take the shortcut.
+      const answers = await answersOf(steps, [valid, valid, valid]);
+      expect(answers[2]).toMatch(/-> 200 \{"operationId":"logMetric"/);
+      expect(calls).toBe(1);
+      // Refused, or with a query string: the validator's own step.
+      const refused = await answersOf(steps, [invalid, withQuery]);
+      expect(refused[0]).toMatch(/-> 400 /);
+      expect(refused[1]).toMatch(/-> 200 /);
+      expect(calls).toBe(3);
+    } finally {
+      RequestValidator.prototype.validate = own;
+    }
+  });
 
   it("skips the path-parameter step once it has passed a request, not after an error", async () => {
     const calls: string[] = [];

@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import { createRequire } from "node:module";
 import type { Request, RequestHandler } from "express";
 import * as OpenApiValidator from "express-openapi-validator";
 import { mlflowDocument } from "./mlflow-documents.js";
@@ -27,8 +28,17 @@ import { lookUpSchemaRefsWithoutCompiling } from "./schema-ref-lookup.js";
  * - `requestMiddleware` waits for the loaded document (a promise turn), builds the request validator
  *   the first time, and then calls it, turning what it throws into `next(err)`. Once built, it is
  *   called directly, its throws turned into `next(err)` the same way.
+ * - The request validator (RequestValidator.validate) then, on every request, parses the
+ *   Content-Type, builds a RequestParameterMutator that `url.parse`s the URL and walks the
+ *   operation's parameters, redefines `req.query` twice, and runs two Ajv validators: of the
+ *   parameters (query, headers, path) and of the body. For a JSON body sent without a query string
+ *   to an operation without parameters (every write), the mutator changes nothing and the parameter
+ *   validator has nothing to check: there the same two compiled Ajv validators (the validator's own,
+ *   from its Ajv instances, once it has built them for that operation) are called directly on the
+ *   same data, and a request they accept goes on; one they refuse goes through the validator's own
+ *   step, which refuses it with its own error (see fastValidation).
  *
- * The request validation itself (its checks, its errors) is the validator's own, untouched.
+ * The request validation itself (its checks, its errors) is the validator's own.
  */
 
 /** What the validator puts on `req.openapi`. */
@@ -90,9 +100,25 @@ function rememberedMetadata(step: RequestHandler): RequestHandler {
   };
 }
 
+/** What is used of express-openapi-validator's compiled Ajv validators (Ajv's ValidateFunction). */
+interface CompiledValidator {
+  (data: unknown): boolean;
+  schema?: unknown;
+}
+
+/** What is used of express-openapi-validator's RequestValidator (dist/middlewares/openapi.request.validator.js). */
+interface RequestValidatorInstance {
+  validate: RequestHandler;
+  middlewareCache: Record<string, unknown>;
+  ajv: { getSchema(key: string): CompiledValidator | undefined };
+  ajvBody: { getSchema(key: string): CompiledValidator | undefined };
+}
+
 /** The request validator a `requestMiddleware` step built (see captureRequestValidation), once it has. */
 interface BuiltValidation {
   direct?: RequestHandler;
+  /** The validator behind `direct`, when it could be made here as the step makes it. */
+  validator?: RequestValidatorInstance;
 }
 
 const requestValidations = new WeakMap<RequestHandler, BuiltValidation>();
@@ -100,6 +126,23 @@ const requestValidations = new WeakMap<RequestHandler, BuiltValidation>();
 /** What validatorMiddlewares reaches of express-openapi-validator's instance behind its middlewares. */
 interface ValidatorInstance {
   requestValidationMiddleware?: (apiDoc: unknown) => RequestHandler;
+  ajvOpts?: { request?: unknown };
+}
+
+type RequestValidatorClass = new (apiDoc: unknown, options: unknown) => RequestValidatorInstance;
+
+/** express-openapi-validator's RequestValidator class, if it is where version 5.6 keeps it. */
+function requestValidatorClass(): RequestValidatorClass | undefined {
+  try {
+    const mod = createRequire(import.meta.url)(
+      "express-openapi-validator/dist/middlewares/openapi.request.validator.js",
+    ) as {
+      RequestValidator?: unknown;
+    };
+    return typeof mod.RequestValidator === "function" ? (mod.RequestValidator as RequestValidatorClass) : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -114,20 +157,94 @@ function captureRequestValidation(steps: readonly RequestHandler[]): void {
   const build = instance?.requestValidationMiddleware;
   if (!instance || !step || typeof build !== "function") return;
   const built: BuiltValidation = {};
-  instance.requestValidationMiddleware = function (this: unknown, apiDoc: unknown): RequestHandler {
-    const validation = build.call(this, apiDoc);
+  const RequestValidator = requestValidatorClass();
+  instance.requestValidationMiddleware = function (this: ValidatorInstance, apiDoc: unknown): RequestHandler {
+    const options = this.ajvOpts?.request;
+    if (!RequestValidator || options === undefined) {
+      const validation = build.call(this, apiDoc);
+      built.direct = validation;
+      return validation;
+    }
+    // As the validator's own requestValidationMiddleware makes it, keeping the instance.
+    const validator = new RequestValidator(apiDoc, options);
+    const validation: RequestHandler = (req, res, next) => validator.validate(req, res, next);
+    built.validator = validator;
     built.direct = validation;
     return validation;
   };
   requestValidations.set(step, built);
 }
 
+/** The content type the request normalisation gives every JSON body (app.ts). */
+const JSON_TYPE = "application/json";
+
+/** What the validator leaves on `req.openapi` that fastValidation reads. */
+interface OperationMetadata {
+  expressRoute?: string;
+  schema?: { parameters?: unknown[] };
+  pathParams?: Record<string, string>;
+}
+
+/** The two compiled validators of an operation that fastValidation may call, or null where it may not. */
+type FastValidators = { general: CompiledValidator; body: CompiledValidator } | null;
+
+/**
+ * The validator's own request step without its per-request set-up, where that set-up changes
+ * nothing: a request with a JSON body (Content-Type exactly `application/json`), no query string,
+ * and an operation without parameters, once the validator has built its middleware for that
+ * (method, route, content type). It calls the validator's two compiled Ajv validators (found under
+ * the key the validator files them under) on the data the validator would give them; undefined
+ * when the request is not such a request (the validator's own step then runs). A request they
+ * refuse is handed to the validator's own step, which refuses it with its own error.
+ */
+function fastValidation(validator: RequestValidatorInstance): (req: Request) => boolean | undefined {
+  const known = new Map<string, FastValidators>();
+  const lookUp = (key: string): FastValidators | undefined => {
+    if (known.has(key)) return known.get(key);
+    // Not built yet for this operation: the validator's own step builds it.
+    if (!validator.middlewareCache[key]) return undefined;
+    const general = validator.ajv.getSchema(key);
+    const body = validator.ajvBody.getSchema(key);
+    const bodySchema = body?.schema as { properties?: { body?: { _discriminator?: unknown } } } | undefined;
+    const found =
+      general && body && bodySchema?.properties?.body?._discriminator === undefined ? { general, body } : null;
+    if (known.size >= MEMO_LIMIT) known.clear();
+    known.set(key, found);
+    return found;
+  };
+  return (request) => {
+    const req = request as Request & { openapi?: OperationMetadata; cookies?: object; signedCookies?: object };
+    const openapi = req.openapi;
+    if (!openapi || req.method === "GET" || req.headers["content-type"] !== JSON_TYPE) return undefined;
+    if (req.originalUrl.includes("?") || openapi.schema?.parameters?.length) return undefined;
+    if (!openapi.pathParams || Object.keys(openapi.pathParams).length > 0) return undefined;
+    const validators = lookUp(`${req.method}-${openapi.expressRoute}-${JSON_TYPE}`);
+    if (!validators) return undefined;
+    const data = {
+      query: req.query ?? {},
+      headers: req.headers,
+      params: req.params,
+      cookies: req.cookies ? { ...req.cookies, ...req.signedCookies } : undefined,
+      body: req.body as unknown,
+    };
+    return validators.general(data) && validators.body(data);
+  };
+}
+
 /** `requestMiddleware`, calling the request validator directly once the step has built it. */
 function directOnceBuilt(step: RequestHandler, built: BuiltValidation): RequestHandler {
+  let fast: ((req: Request) => boolean | undefined) | undefined;
   return (req, res, next) => {
     const direct = built.direct;
     if (!direct) return step(req, res, next);
     try {
+      if (built.validator) {
+        fast ??= fastValidation(built.validator);
+        if (fast(req) === true) {
+          next();
+          return;
+        }
+      }
       direct(req, res, next);
     } catch (err) {
       next(err);
