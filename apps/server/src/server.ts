@@ -10,7 +10,8 @@ import { ensureDefaultExperiment } from "./core/experiments.js";
 import { abortAbandonedMultipartUploads, s3Stores, sweepUploads } from "./core/artifacts.js";
 import { seedFromTemplate } from "./db/pglite-template.js";
 import { startEmbeddedDatabase } from "./db/embedded-database.js";
-import { appReady, createApp } from "./http/app.js";
+import { appReady, appValidation, createApp } from "./http/app.js";
+import { warmRequestValidators } from "./http/validator-warm-up.js";
 import { manageConnections, type RequestActivity } from "./http/connections.js";
 import { limitBodyIdleTime } from "./http/body-timeout.js";
 import { answerClientErrors } from "./http/security.js";
@@ -214,11 +215,14 @@ export async function startServer(
     announceStartup(startup);
   } else logger.info(startup, "tracker server listening");
   const stopSweeping = sweepAbandonedMultipartUploads(config, logger);
+  const validation = config.warmUp ? appValidation(app) : undefined;
+  const warming = validation ? warmRequestValidators(app, validation) : undefined;
   let closing: Promise<void> | undefined;
   const close = () => {
     closing ??= (async () => {
       lifecycle.draining = true;
       stopSweeping();
+      warming?.stop();
       const cut = await connections.close(config.drainTimeoutMs);
       if (cut > 0)
         logger.warn(

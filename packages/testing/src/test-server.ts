@@ -43,6 +43,7 @@ export async function startTestServer(kind: TestDatabase, overrides: Partial<Tra
       dataDir,
       databaseUrl,
       validateResponses: true,
+      warmUp: false,
       logLevel: process.env.TEST_LOG_LEVEL ?? "silent",
       ...overrides,
     },

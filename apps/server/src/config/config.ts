@@ -81,6 +81,12 @@ export interface TrackerConfig {
   /** Validate responses against the spec too (tests turn this on). */
   validateResponses: boolean;
   /**
+   * Build the request validators of the web UI's first requests in the background after start-up
+   * (http/validator-warm-up.ts); on by default, off with TRACKER_WARM_UP=0 (the test servers turn it
+   * off: they are not visited by a browser first).
+   */
+  warmUp: boolean;
+  /**
    * TRACKER_AUTH_TOKEN: when set, every request except /health must carry
    * `Authorization: Bearer <token>` (see src/http/security.ts).
    */
@@ -427,6 +433,7 @@ export function loadConfig(
     logLevel: overrides.logLevel ?? env.LOG_LEVEL ?? "info",
     logFormat: parseLogFormat(overrides.logFormat ?? env.TRACKER_LOG_FORMAT),
     validateResponses: overrides.validateResponses ?? env.TRACKER_VALIDATE_RESPONSES === "1",
+    warmUp: overrides.warmUp ?? env.TRACKER_WARM_UP !== "0",
     authToken: overrides.authToken ?? (env.TRACKER_AUTH_TOKEN?.trim() || undefined),
     allowedHosts: overrides.allowedHosts ?? commaList(env.TRACKER_ALLOWED_HOSTS),
     corsAllowedOrigins: overrides.corsAllowedOrigins ?? commaList(env.TRACKER_CORS_ALLOWED_ORIGINS),

@@ -32,6 +32,7 @@ import { limitInFlightRequests } from "./in-flight-limit.js";
 import { inSeries } from "./in-series.js";
 import { jsonBody } from "./json-body.js";
 import { requestWork } from "./request-work.js";
+import type { ValidationOf } from "./validator-warm-up.js";
 
 export interface AppOptions {
   services: Services;
@@ -70,18 +71,22 @@ function documentLoaded(steps: RequestHandler[], app: Express): Promise<void> {
 /**
  * The chain of one document: its validator's steps (http/validator-steps.ts), then dispatch, as one
  * layer (http/in-series.ts: none of them depends on where it is mounted), for tracker's paths and for MLflow's (each document's validator over its relaxed copy);
- * `loading` collects when each validator has loaded its document.
+ * `loading` collects when each validator has loaded its document, `validations` the validator steps
+ * of tracker's paths alone (sharing their state with the chain's, for validator-warm-up.ts).
  */
 function byOrigin(
   spec: SpecName,
   app: Express,
   loading: Promise<void>[],
   dispatchStep: RequestHandler,
+  validations: Map<SpecName, RequestHandler>,
 ): RequestHandler {
   const chainFor = (mlflowPaths: boolean): RequestHandler => {
     const steps = validatorMiddlewares(spec, mlflowPaths);
     loading.push(documentLoaded(steps, app));
-    return inSeries([...validatorSteps(steps), dispatchStep]);
+    const validation = validatorSteps(steps);
+    if (!mlflowPaths) validations.set(spec, inSeries(validation));
+    return inSeries([...validation, dispatchStep]);
   };
   const tracker = chainFor(false);
   // A document with nothing to relax serves MLflow's paths as it is: one validator to load, not two.
@@ -91,6 +96,13 @@ function byOrigin(
 }
 
 const documentsLoaded = new WeakMap<Express, Promise<void>>();
+
+const appValidations = new WeakMap<Express, ValidationOf>();
+
+/** Which document answers a request and each document's validator steps, of an app made by createApp. */
+export function appValidation(app: Express): ValidationOf | undefined {
+  return appValidations.get(app);
+}
 
 /** Resolves when every validator of an app made by createApp has loaded its document; rejects if one cannot. */
 export function appReady(app: Express): Promise<void> {
@@ -238,8 +250,9 @@ export function createApp({ services, logger, handlers }: AppOptions): Express {
   const chains = new Map<SpecName, RequestHandler>();
   const everyDocument = express.Router();
   const loading: Promise<void>[] = [];
+  const validations = new Map<SpecName, RequestHandler>();
   for (const spec of SPEC_ORDER) {
-    const chain = byOrigin(spec, app, loading, dispatch(spec, services, guardedHandlers, checks));
+    const chain = byOrigin(spec, app, loading, dispatch(spec, services, guardedHandlers, checks), validations);
     chains.set(spec, chain);
     everyDocument.use(chain);
   }
@@ -249,6 +262,7 @@ export function createApp({ services, logger, handlers }: AppOptions): Express {
   ready.catch(() => undefined);
   documentsLoaded.set(app, ready);
   const documentOf = operationRouter();
+  appValidations.set(app, { documentOf, steps: (spec) => validations.get(spec) });
   app.use((req, res, next) => {
     // The path the validators match (express-openapi-validator reads originalUrl).
     const url = req.originalUrl;
