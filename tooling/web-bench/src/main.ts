@@ -284,9 +284,13 @@ async function main() {
 
     const { experimentId: chartsViewExperiment } = await seedChartsView(client, CHARTS_VIEW);
     const chartsView: number[] = [];
-    for (let i = 0; i < 5; i++)
+    // A scroll through all cards right after each navigation's cards in view were drawn (the cards
+    // below are still being fetched and drawn): the frames of the 5 scrolls together.
+    const chartsViewFrames: number[] = [];
+    for (let i = 0; i < 5; i++) {
       chartsView.push(await chartsViewInteractive(page, server.url, chartsViewExperiment, CHARTS_VIEW.runs));
-    const chartsViewFrames = await chartsViewScroll(page);
+      chartsViewFrames.push(...(await chartsViewScroll(page)));
+    }
     const chartsViewLabel = `${CHARTS_VIEW.runs} runs × ${CHARTS_VIEW.metrics} metrics × ${CHARTS_VIEW.steps} steps`;
     console.log(
       `charts view ${chartsViewLabel}: cards in view drawn ${median(chartsView).toFixed(0)} ms after navigation; scroll p95 ${percentile(chartsViewFrames, 95).toFixed(1)} ms`,
@@ -308,7 +312,7 @@ Measured by \`pnpm bench\` (\`tooling/web-bench\`) on ${new Date().toISOString()
 | runs table with ${SIZES.manyRuns} runs: scroll top to bottom, ${SCROLL_STEP_PX} px per frame (${frames.length} frames) | p95 ${percentile(frames, 95).toFixed(1)} ms, max ${Math.max(...frames).toFixed(1)} ms | p95 < 20 ms | ${ok(percentile(frames, 95) < 20)} |
 | chart of ${SIZES.chartRuns} runs × ${SIZES.points} points (server-sampled, 1000 points per run): drawn after the data arrived (median of 5) | ${draw.toFixed(0)} ms | < 300 ms | ${ok(draw < 300)} |
 | runs page's charts view, ${chartsViewLabel}: navigation to every card in view drawn (median of 5) | ${median(chartsView).toFixed(0)} ms | < 1 s | ${ok(median(chartsView) < 1000)} |
-| the same: scroll through all cards, each fetched and drawn as it comes into view (${chartsViewFrames.length} frames) | p95 ${percentile(chartsViewFrames, 95).toFixed(1)} ms, max ${Math.max(...chartsViewFrames).toFixed(1)} ms | p95 < 20 ms | ${ok(percentile(chartsViewFrames, 95) < 20)} |
+| the same: scroll through all cards right after each navigation, the cards below drawn on the way (5 scrolls, ${chartsViewFrames.length} frames) | p95 ${percentile(chartsViewFrames, 95).toFixed(1)} ms, max ${Math.max(...chartsViewFrames).toFixed(1)} ms | p95 < 20 ms | ${ok(percentile(chartsViewFrames, 95) < 20)} |
 | runs table of ${SIZES.transferRuns} runs (${TRANSFER_COLUMNS} shown) scrolled to its end: JSON on the wire (${transfer.searchRequests} requests; ${(transfer.searchJsonBytes / 1024).toFixed(0)} KB decoded) | ${(transfer.searchWireBytes / 1024).toFixed(1)} KB | ≤ 300 KB | ${ok(transfer.searchWireBytes <= 300 * 1024)} |
 | scripts and styles of the first page: compressed, hashed names, \`max-age\` ≥ 1 year + immutable (${transfer.assets.map((a) => `${a.url.split("/").pop()} ${a.encoding} ${(a.wireBytes / 1024).toFixed(1)} KB`).join(", ")}) | ${assetsCached(transfer) ? "all" : "not all"} | all | ${ok(assetsCached(transfer))} |
 | for reference: uPlot alone drawing every point (${SIZES.chartRuns} × ${SIZES.points}), creation to 2 frames (median of 3) | ${median(raw).toFixed(0)} ms | | |

@@ -2,6 +2,7 @@ import { useEffect, useRef } from "react";
 import uPlot from "uplot";
 import { withAxisColor } from "./axis-colors";
 import { useColorScheme } from "./use-color-scheme";
+import { chartFrames } from "./frame-queue";
 import { extentOf, panByPixels, type Range } from "./zoom";
 
 /** How the user changed the x window on the canvas: drag to zoom, shift- or middle-drag to pan, double-click to reset. */
@@ -37,6 +38,7 @@ export function UPlotChart({ options, data, label, xRange, onXRange }: UPlotChar
   const latest = useRef({ xRange, onXRange, data });
   latest.current = { xRange, onXRange, data };
   /** The data and x window the chart last drew: the same again draws nothing. */
+  const builtOnce = useRef(false);
   const drawn = useRef<{ data: uPlot.AlignedData; from?: number; to?: number } | undefined>(undefined);
   const scheme = useColorScheme();
   // biome-ignore lint/correctness/useExhaustiveDependencies: the chart is rebuilt only when its options or the colour scheme change; new data goes through setData in its own effect
@@ -102,32 +104,46 @@ export function UPlotChart({ options, data, label, xRange, onXRange }: UPlotChar
       draw: [...(options.hooks?.draw ?? []), stamp],
       setSelect: [...(options.hooks?.setSelect ?? []), selected],
     };
-    const axes = withAxisColor(options.axes, getComputedStyle(el).color);
-    const built = latest.current.data;
-    const made = new uPlot(
-      { ...options, ...(axes ? { axes } : {}), cursor, hooks, width: Math.max(240, el.clientWidth) } as uPlot.Options,
-      built,
-      el,
-    );
-    chart.current = made;
+    let made: uPlot | undefined;
+    let resize: ResizeObserver | undefined;
     const preventPanDefault = (e: MouseEvent) => {
       if (isPan(e)) e.preventDefault();
     };
-    made.over.addEventListener("mousedown", preventPanDefault);
-    const range = latest.current.xRange;
-    if (range) made.setScale("x", { min: range[0], max: range[1] });
-    drawn.current = { data: built, from: range?.[0], to: range?.[1] };
-    // Observing reports the size at once: only a real change of width draws again.
-    const resize = new ResizeObserver(() => {
-      const width = Math.max(240, el.clientWidth);
-      if (width !== made.width) made.setSize({ width, height: options.height });
-    });
-    resize.observe(el);
+    const build = () => {
+      const axes = withAxisColor(options.axes, getComputedStyle(el).color);
+      const built = latest.current.data;
+      made = new uPlot(
+        { ...options, ...(axes ? { axes } : {}), cursor, hooks, width: Math.max(240, el.clientWidth) } as uPlot.Options,
+        built,
+        el,
+      );
+      chart.current = made;
+      builtOnce.current = true;
+      made.over.addEventListener("mousedown", preventPanDefault);
+      const range = latest.current.xRange;
+      if (range) made.setScale("x", { min: range[0], max: range[1] });
+      drawn.current = { data: built, from: range?.[0], to: range?.[1] };
+      // Observing reports the size at once: only a real change of width draws again.
+      const shown = made;
+      resize = new ResizeObserver(() => {
+        const width = Math.max(240, el.clientWidth);
+        if (width !== shown.width) shown.setSize({ width, height: options.height });
+      });
+      resize.observe(el);
+    };
+    // The first build waits for a paint (frame-queue.ts; data that comes before it is drawn by the
+    // build itself); a rebuild (new options, colour scheme) replaces the chart at once, without an empty frame.
+    let cancel: (() => void) | undefined;
+    if (builtOnce.current) build();
+    else cancel = chartFrames.add(build);
     return () => {
-      made.over.removeEventListener("mousedown", preventPanDefault);
+      cancel?.();
       stopPan?.();
-      resize.disconnect();
-      made.destroy();
+      resize?.disconnect();
+      if (made) {
+        made.over.removeEventListener("mousedown", preventPanDefault);
+        made.destroy();
+      }
       chart.current = undefined;
     };
   }, [options, scheme]);
