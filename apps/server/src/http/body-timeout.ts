@@ -26,8 +26,13 @@ function serverWaitsForBytes(req: IncomingMessage): boolean {
   return req.readableFlowing === true && req.readableLength < req.readableHighWaterMark;
 }
 
-export function limitBodyIdleTime(server: Server, idleMs: number, logger?: Logger): void {
-  if (idleMs <= 0) return;
+/** What the limit holds: the requests whose body it is watching now. */
+export interface BodyIdleLimit {
+  watching(): number;
+}
+
+export function limitBodyIdleTime(server: Server, idleMs: number, logger?: Logger): BodyIdleLimit {
+  if (idleMs <= 0) return { watching: () => 0 };
   const watched = new Set<Watched>();
   let timer: NodeJS.Timeout | undefined;
   const check = () => {
@@ -74,4 +79,5 @@ export function limitBodyIdleTime(server: Server, idleMs: number, logger?: Logge
       timer.unref();
     }
   });
+  return { watching: () => watched.size };
 }
