@@ -39,6 +39,7 @@ describe.skipIf(!runnable)("pnpm bench --quick", () => {
     expect(result.calibration?.summary.requestsPerSecond).toBeGreaterThan(0);
     expect(result.calibrationDb?.summary.requestsPerSecond).toBeGreaterThan(0);
     expect(result.calibrationDb?.cpu.server).toBeGreaterThan(0);
+    expect(result.calibrationStack?.summary.requestsPerSecond).toBeGreaterThan(0);
     for (const r of result.results) {
       expect(r.tracker.errors, `${r.scenario.name}: ${r.firstError}`).toBe(0);
       expect(r.raw.errors, `${r.scenario.name}: ${r.firstError}`).toBe(0);

@@ -9,9 +9,16 @@ import { micros } from "./cpu-per-request.js";
 import { describe, withStatementLog, type CapturedRequest } from "./capture.js";
 import { httpLoad, rawLoad, summarize, type HttpRequest, type Summary } from "./load.js";
 import { machineInfo, type MachineInfo } from "./machine.js";
-import { CALIBRATION_DB_SERVER, CALIBRATION_SERVER, STARTUP_BENCH } from "./paths.js";
+import { CALIBRATION_DB_SERVER, CALIBRATION_SERVER, REV_C_DOCUMENT, STARTUP_BENCH } from "./paths.js";
 import { startCluster, type Cluster } from "./postgres.js";
-import { CALIBRATION, CALIBRATION_DB, CAPTURE_N, scenarios as defineScenarios, type Scenario } from "./scenarios.js";
+import {
+  CALIBRATION,
+  CALIBRATION_DB,
+  CALIBRATION_STACK,
+  CAPTURE_N,
+  scenarios as defineScenarios,
+  type Scenario,
+} from "./scenarios.js";
 import { seed } from "./seed.js";
 import { runArtifactBench, type ArtifactBenchResult } from "./artifacts.js";
 import { runS3Bench, type S3BenchResult, type S3BenchSkipped } from "./s3-artifacts.js";
@@ -117,6 +124,8 @@ export interface BenchResult {
   calibration?: CalibrationResult;
   /** The database calibration scenario (a bare Express 5 route with one pg INSERT), after the bare route. */
   calibrationDb?: CalibrationResult;
+  /** The stack calibration scenario (the same with express-openapi-validator on revision C's document), after it. */
+  calibrationStack?: CalibrationResult;
 }
 
 /** One calibration scenario's measured run (its own server process). */
@@ -156,6 +165,12 @@ export async function runBench(options: BenchOptions): Promise<BenchResult> {
     );
     const calibrationDb = await measureCalibration(
       { ...CALIBRATION_DB, script: CALIBRATION_DB_SERVER, args: [cluster.url] },
+      cluster.postmasterPid,
+      load,
+      log,
+    );
+    const calibrationStack = await measureCalibration(
+      { ...CALIBRATION_STACK, script: CALIBRATION_DB_SERVER, args: [cluster.url, REV_C_DOCUMENT] },
       cluster.postmasterPid,
       load,
       log,
@@ -368,6 +383,7 @@ export async function runBench(options: BenchOptions): Promise<BenchResult> {
       startup,
       calibration,
       calibrationDb,
+      calibrationStack,
       embedded,
       baseline,
     };

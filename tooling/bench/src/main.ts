@@ -10,12 +10,21 @@ import fs from "node:fs";
 import path from "node:path";
 import { runBench } from "./bench.js";
 import { parseBenchArgs } from "./options.js";
-import { consoleReport, explainText, markdownReport } from "./report.js";
+import { consoleReport, explainText, markdownReport, notesSection, type NotePage } from "./report.js";
+
+/** The notes in `dir` (Markdown files other than earlier generated reports) with their first heading. */
+function notesIn(dir: string): NotePage[] {
+  return fs
+    .readdirSync(dir)
+    .filter((file) => file.endsWith(".md"))
+    .map((file) => ({ file, title: /^# (.+)$/m.exec(fs.readFileSync(path.join(dir, file), "utf8"))?.[1] ?? file }))
+    .filter((n) => n.title !== "Benchmarks");
+}
 
 export function writeReport(result: Awaited<ReturnType<typeof runBench>>, outDir: string, command: string): string[] {
   fs.mkdirSync(path.join(outDir, "benchmarks"), { recursive: true });
   const files = [path.join(outDir, "benchmarks.md")];
-  fs.writeFileSync(files[0], markdownReport(result, command));
+  fs.writeFileSync(files[0], markdownReport(result, command) + notesSection(notesIn(path.join(outDir, "benchmarks"))));
   const explain = explainText(result);
   if (explain) {
     files.push(path.join(outDir, "benchmarks", "explain-runs-search.txt"));

@@ -13,3 +13,5 @@ export const DOCS_DIR = path.join(REPO_ROOT, "docs");
 export const CALIBRATION_SERVER = path.join(here, "calibration-server.mjs");
 /** The database calibration scenario's Express server (one pg INSERT a request). */
 export const CALIBRATION_DB_SERVER = path.join(here, "calibration-db-server.mjs");
+/** Revision C's OpenAPI document as the server loads it (built by @tracker/spec). */
+export const REV_C_DOCUMENT = path.join(REPO_ROOT, "spec", "dist", "rev-c.json");

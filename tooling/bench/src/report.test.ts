@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { calibrationCeiling } from "./report.js";
+import { calibrationCeiling, notesSection } from "./report.js";
 
 const summary = (requestsPerSecond: number) => ({ requestsPerSecond, p50: 1, p99: 2, errors: 0 });
 
@@ -18,5 +18,18 @@ describe("calibrationCeiling", () => {
     expect(
       calibrationCeiling({ tracker: summary(0), cpu: { server: 0, postgres: 0, bench: 0 } }, calibration, 2),
     ).toBeUndefined();
+  });
+});
+
+describe("notesSection", () => {
+  it("links each note by its title, in file order, and is empty without notes", () => {
+    const section = notesSection([
+      { file: "z-profile.md", title: "A profile" },
+      { file: "a-analysis.md", title: "An analysis" },
+    ]);
+    expect(section).toContain("## Notes beside this page");
+    expect(section.indexOf("[An analysis](benchmarks/a-analysis.md)")).toBeGreaterThan(0);
+    expect(section.indexOf("[An analysis]")).toBeLessThan(section.indexOf("[A profile](benchmarks/z-profile.md)"));
+    expect(notesSection([])).toBe("");
   });
 });

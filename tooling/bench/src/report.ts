@@ -1,6 +1,6 @@
 import type { BenchResult, ScenarioResult } from "./bench.js";
 import type { CpuReport } from "./server-process.js";
-import { CALIBRATION, CALIBRATION_DB } from "./scenarios.js";
+import { CALIBRATION, CALIBRATION_DB, CALIBRATION_STACK } from "./scenarios.js";
 import { TARGETS } from "./settings.js";
 import { artifactMarkdown, artifactTargets } from "./artifacts.js";
 import { s3BenchSkipped, s3Markdown, s3Targets } from "./s3-artifacts.js";
@@ -221,13 +221,36 @@ export function consoleReport(result: BenchResult): string {
       "",
       `calibration (bare Express): ${rate(result.calibration.summary.requestsPerSecond)} req/s, p50 ${ms(result.calibration.summary.p50)} ms`,
     );
-  if (result.calibrationDb)
-    out.push(
-      `calibration-db (bare Express + one pg INSERT): ${rate(result.calibrationDb.summary.requestsPerSecond)} req/s, p50 ${ms(result.calibrationDb.summary.p50)} ms`,
-    );
+  for (const [label, c] of [
+    ["calibration-db (bare Express + one pg INSERT)", result.calibrationDb],
+    ["calibration-stack (the same through express-openapi-validator)", result.calibrationStack],
+  ] as const)
+    if (c) out.push(`${label}: ${rate(c.summary.requestsPerSecond)} req/s, p50 ${ms(c.summary.p50)} ms`);
   out.push("", "targets:");
   for (const c of checkTargets(result)) out.push(`  ${c.met ? "MET    " : "NOT MET"}  ${c.target}: ${c.measured}`);
   return out.join("\n");
+}
+
+/** A page of notes written by hand beside the report (docs/benchmarks/*.md) and its title. */
+export interface NotePage {
+  file: string;
+  title: string;
+}
+
+/**
+ * The report's list of the notes beside it: this page is written whole by each run, so analyses,
+ * profiles and earlier sessions' figures live in docs/benchmarks/ and are linked from here.
+ */
+export function notesSection(notes: readonly NotePage[]): string {
+  if (notes.length === 0) return "";
+  const lines = [
+    "## Notes beside this page",
+    "",
+    "Written by hand (profiles, analyses, earlier runs); not measured by the run above.",
+    "",
+    ...[...notes].sort((a, b) => a.file.localeCompare(b.file)).map((n) => `- [${n.title}](benchmarks/${n.file})`),
+  ];
+  return `\n${lines.join("\n")}\n`;
 }
 
 export function markdownReport(result: BenchResult, command: string): string {
@@ -289,14 +312,20 @@ export function markdownReport(result: BenchResult, command: string): string {
       "",
     );
   }
-  if (result.calibrationDb) {
-    const c = result.calibrationDb;
-    lines.push(
-      `Database calibration (the floor of a write): ${CALIBRATION_DB.description}, ${CALIBRATION_DB.connections} connections: ` +
-        `${rate(c.summary.requestsPerSecond)} req/s, p50 ${ms(c.summary.p50)} ms, p99 ${ms(c.summary.p99)} ms, CPU % server/pg/gen ${cpu(c.cpu)}, load avg ${c.loadAverage.toFixed(2)}.`,
-      "",
-    );
-  }
+  for (const [label, scenario, c] of [
+    ["Database calibration (the floor of a write)", CALIBRATION_DB, result.calibrationDb],
+    [
+      "Stack calibration (the floor of a write with Express, express-openapi-validator and pg)",
+      CALIBRATION_STACK,
+      result.calibrationStack,
+    ],
+  ] as const)
+    if (c)
+      lines.push(
+        `${label}: ${scenario.description}, ${scenario.connections} connections: ` +
+          `${rate(c.summary.requestsPerSecond)} req/s, p50 ${ms(c.summary.p50)} ms, p99 ${ms(c.summary.p99)} ms, CPU % server/pg/gen ${cpu(c.cpu)}, load avg ${c.loadAverage.toFixed(2)}.`,
+        "",
+      );
   lines.push("Scenarios:", "");
   for (const r of result.results) lines.push(`- **${r.scenario.name}**: ${r.scenario.description}.`);
   lines.push("");

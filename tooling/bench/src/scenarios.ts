@@ -56,12 +56,30 @@ export const CALIBRATION_DB = {
   description:
     "POST of a log-metric-like JSON body to a bare Express 5 route (express.json()) that runs one named prepared INSERT on a pg pool and answers {}, its own process",
   connections: 8,
+  request: (n: number): HttpRequest => ({ method: "POST", path: "/write", body: calibrationPoint(n) }),
+};
+
+/**
+ * The stack calibration scenario (calibration-db-server.mjs with revision C's document): the same
+ * write through express-openapi-validator, set up as tracker sets it up, on runs/log-metric: the
+ * floor of a write with the libraries tracker is built on (Express, the validator, pg).
+ */
+export const CALIBRATION_STACK = {
+  name: "calibration-stack",
+  description:
+    "the same POST to runs/log-metric of a bare Express 5 application that checks it with express-openapi-validator against revision C's document (set up as tracker's, without tracker's own shortcuts) before the INSERT, its own process",
+  connections: 8,
   request: (n: number): HttpRequest => ({
     method: "POST",
-    path: "/write",
-    body: JSON.stringify({ run_id: "calibration", key: "loss", value: 1 / (n + 1), timestamp: T0 + n, step: n }),
+    path: "/api/2.0/tracker/runs/log-metric",
+    body: calibrationPoint(n),
   }),
 };
+
+/** The calibration writes' body: a log-metric request with its own step and timestamp. */
+function calibrationPoint(n: number): string {
+  return JSON.stringify({ run_id: "calibration", key: "loss", value: 1 / (n + 1), timestamp: T0 + n, step: n });
+}
 
 export function scenarios(data: Dataset, sizes: Sizes): Scenario[] {
   const runs = data.writeRunIds;
