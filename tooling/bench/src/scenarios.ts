@@ -194,7 +194,7 @@ export function scenarios(data: Dataset, sizes: Sizes): Scenario[] {
     {
       name: "CreateRun",
       description:
-        "runs/create in one experiment, with a run name and a tag (no raw side: a replay would insert the same run id)",
+        "runs/create in an experiment of its own, with a run name and a tag (no raw side: a replay would insert the same run id)",
       connections: 8,
       scale: true,
       noRaw: true,
@@ -202,7 +202,7 @@ export function scenarios(data: Dataset, sizes: Sizes): Scenario[] {
         method: "POST",
         path: `${API}/runs/create`,
         body: JSON.stringify({
-          experiment_id: String(data.writeExperimentId),
+          experiment_id: String(data.createExperimentId),
           start_time: timestamp(n),
           run_name: `bench-run-${n}`,
           tags: [{ key: "bench", value: "create" }],

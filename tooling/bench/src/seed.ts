@@ -11,6 +11,11 @@ import type { Sizes } from "./settings.js";
 export interface Dataset {
   searchExperimentId: number;
   writeExperimentId: number;
+  /**
+   * The experiment CreateRun adds its runs to: not the write experiment, whose runs experiments/get
+   * lists (up to 1,000), so that what experiments/get reads does not depend on CreateRun's rate.
+   */
+  createExperimentId: number;
   /** Runs that log-metric / log-batch write to. */
   writeRunIds: string[];
   /** The run with `wideRunMetricKeys` metric keys (runs/get). */
@@ -66,6 +71,7 @@ export async function seed(
       );
     const searchExperimentId = await newExperiment("bench-search");
     const writeExperimentId = await newExperiment("bench-writes");
+    const createExperimentId = await newExperiment("bench-creates");
 
     if (parts.searchRuns) {
       await step(
@@ -161,6 +167,7 @@ export async function seed(
     return {
       searchExperimentId,
       writeExperimentId,
+      createExperimentId,
       writeRunIds: Array.from({ length: sizes.writeRuns }, (_, i) => md5(`write-${i + 1}`)),
       wideRunId,
       historyRunId,
