@@ -268,13 +268,18 @@ describe.each(lockTargets)("a table lock held by another session, on %s", (_name
 
 /** SIGSTOP (or SIGCONT) to a postmaster and every process it started. */
 function signalCluster(postmaster: number, signal: NodeJS.Signals): void {
-  for (const pid of [postmaster, ...childProcesses(postmaster)]) {
+  const send = (pid: number) => {
     try {
       process.kill(pid, signal);
     } catch {
       // exited meanwhile
     }
-  }
+  };
+  // The postmaster first, then the children listed after it: a list taken before the postmaster
+  // stopped missed a backend it forked meanwhile (the server's pool opening a connection), which
+  // went on serving (CI: 35 log-metric writes answered 200 while the cluster was "stopped").
+  send(postmaster);
+  for (const pid of childProcesses(postmaster)) send(pid);
 }
 
 describe.each(freezeTargets)("a frozen database: %s", (_name, makeTarget) => {
